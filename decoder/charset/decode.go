@@ -1,0 +1,169 @@
+package charset
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/transform"
+)
+
+const replacement = "\uFFFD"
+
+// Decode turns src into text. Bytes that are invalid in c become one U+FFFD
+// per error, as the Encoding Standard's decoders with error mode
+// "replacement" do, and each is reported: nothing is dropped silently.
+//
+// The common case costs one pass: ASCII, valid UTF-8, and legacy text
+// without errors are decoded in bulk. Only input that produced a U+FFFD is
+// decoded again one character at a time, to locate each error and to give
+// back the ASCII bytes x/text swallows.
+func (c *Charset) Decode(src []byte) (string, []Invalid) {
+	if isASCII(src) && c.name != "iso-2022-jp" || c.utf8 && utf8.Valid(src) {
+		return string(src), nil
+	}
+	if c.utf8 {
+		return decodeUTF8(src)
+	}
+	out, _, err := transform.Bytes(c.enc.NewDecoder(), src)
+	if err == nil && !bytes.Contains(out, []byte(replacement)) {
+		return string(out), nil
+	}
+	return c.decodeByCharacter(src)
+}
+
+// DecodeStrict is Decode that refuses any invalid byte, naming the first.
+func (c *Charset) DecodeStrict(src []byte) (string, error) {
+	s, bad := c.Decode(src)
+	if len(bad) > 0 {
+		b := bad[0]
+		return "", &InvalidError{Charset: c.name, Offset: b.Offset, Bytes: bytes.Clone(src[b.Offset : b.Offset+b.Len])}
+	}
+	return s, nil
+}
+
+// Valid reports whether src decodes in c without a single error.
+func (c *Charset) Valid(src []byte) bool {
+	_, bad := c.Decode(src)
+	return len(bad) == 0
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeByCharacter feeds the decoder one more byte at a time until it
+// consumes a character, so that every U+FFFD it writes is tied to the bytes
+// it stands for. A U+FFFD can be real text only in the encodings that can
+// encode it (UTF-8 is handled apart; GB18030 encodes it as 84 31 A4 37).
+func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
+	t := c.enc.NewDecoder()
+	var (
+		out strings.Builder
+		bad []Invalid
+		dst [64]byte
+	)
+	out.Grow(len(src) * 3 / 2)
+	for pos := 0; pos < len(src); {
+		n, produced := 0, []byte(nil)
+		for k := 1; ; k++ {
+			end := min(pos+k, len(src))
+			atEOF := end == len(src)
+			nDst, nSrc, err := t.Transform(dst[:], src[pos:end], atEOF)
+			if nSrc > 0 {
+				n, produced = nSrc, dst[:nDst]
+				break
+			}
+			if err != transform.ErrShortSrc || atEOF {
+				// A decoder that consumes nothing and reports no short
+				// input would loop forever: call the byte invalid.
+				n, produced = 1, []byte(replacement)
+				break
+			}
+		}
+		if bytes.Contains(produced, []byte(replacement)) && !c.encodesReplacement(src[pos:pos+n]) {
+			switch {
+			case c.restoreASCII && n == 2 && src[pos+1] < 0x80 && string(produced) == replacement:
+				// x/text swallowed the ASCII trail byte: give it back.
+				n = 1
+				t.Reset()
+			case n == 2 && string(produced) == replacement+string(src[pos+1]):
+				// x/text gave the ASCII byte back itself.
+				out.Write(produced)
+				bad = append(bad, Invalid{Offset: pos, Len: 1})
+				pos += n
+				continue
+			}
+			bad = append(bad, Invalid{Offset: pos, Len: n})
+		}
+		out.Write(produced)
+		pos += n
+	}
+	return out.String(), bad
+}
+
+func (c *Charset) encodesReplacement(b []byte) bool {
+	return c.name == "gb18030" && string(b) == "\x84\x31\xA4\x37"
+}
+
+// decodeUTF8 replaces each maximal subpart of an ill-formed sequence with one
+// U+FFFD, as the Encoding Standard's UTF-8 decoder (§ 8.1.1) and Unicode
+// § 3.9 (U+FFFD substitution of maximal subparts) require. Overlong forms,
+// surrogates and code points above U+10FFFF are never decoded.
+func decodeUTF8(src []byte) (string, []Invalid) {
+	var out strings.Builder
+	var bad []Invalid
+	out.Grow(len(src) + 8)
+	for pos := 0; pos < len(src); {
+		r, size := utf8.DecodeRune(src[pos:])
+		if r != utf8.RuneError || size > 1 {
+			out.Write(src[pos : pos+size])
+			pos += size
+			continue
+		}
+		n := maximalSubpart(src[pos:])
+		bad = append(bad, Invalid{Offset: pos, Len: n})
+		out.WriteString(replacement)
+		pos += n
+	}
+	return out.String(), bad
+}
+
+// maximalSubpart is the length of the longest prefix of b that starts a
+// well-formed UTF-8 sequence, at least 1. b is known to be ill-formed.
+func maximalSubpart(b []byte) int {
+	lead := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case lead >= 0xC2 && lead <= 0xDF:
+		need = 1
+	case lead == 0xE0:
+		need, lo = 2, 0xA0
+	case lead >= 0xE1 && lead <= 0xEC, lead == 0xEE, lead == 0xEF:
+		need = 2
+	case lead == 0xED:
+		need, hi = 2, 0x9F
+	case lead == 0xF0:
+		need, lo = 3, 0x90
+	case lead >= 0xF1 && lead <= 0xF3:
+		need = 3
+	case lead == 0xF4:
+		need, hi = 3, 0x8F
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}

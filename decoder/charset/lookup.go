@@ -1,0 +1,89 @@
+package charset
+
+import (
+	"strings"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Charset is an encoding found by label, with the WHATWG fixes applied.
+// It is safe for concurrent use.
+type Charset struct {
+	name string
+	enc  encoding.Encoding
+	// restoreASCII marks the multibyte decoders whose WHATWG algorithm gives
+	// back an ASCII trail byte after an invalid pair (Encoding Standard
+	// §§ 10.1.1, 11.1.1, 12.1.1, 13.1.1, 14.1.1: "If byte is an ASCII byte,
+	// restore byte to ioQueue").
+	restoreASCII bool
+	utf8         bool
+}
+
+// Name is the encoding's WHATWG name in lower case: "euc-jp", "shift_jis".
+func (c *Charset) Name() string { return c.name }
+
+// Encoding is the x/text encoding behind c, with the WHATWG fixes applied.
+func (c *Charset) Encoding() encoding.Encoding { return c.enc }
+
+// UTF8 is the charset a form falls back to when nothing names another.
+var UTF8 = &Charset{name: "utf-8", enc: unicode.UTF8, utf8: true}
+
+// fixes wraps the x/text encodings that depart from the Encoding Standard.
+// Each wrapper lives in its own file and registers itself here.
+var fixes = map[string]func(encoding.Encoding) encoding.Encoding{}
+
+var restoresASCII = map[string]bool{
+	"shift_jis": true, "euc-jp": true, "euc-kr": true, "big5": true, "gbk": true, "gb18030": true,
+}
+
+// asciiWhitespace is the set the Encoding Standard's "get an encoding" (§ 4.2)
+// strips; x/text's htmlindex trims Unicode white space as well, which would
+// accept labels a browser refuses.
+const asciiWhitespace = "\t\n\f\r "
+
+// Lookup finds the encoding a label names, following the Encoding Standard's
+// "get an encoding" (§ 4.2) and then IANA's registry. Labels of UTF-16 give
+// UTF-8, as "get an output encoding" (§ 4.3) does for forms and URLs; the
+// "replacement" encoding, which turns any input into a single U+FFFD, is
+// refused rather than silently losing the data.
+func Lookup(label string) (*Charset, error) {
+	trimmed := strings.Trim(label, asciiWhitespace)
+	if trimmed == "" || strings.TrimSpace(trimmed) != trimmed {
+		return nil, &UnknownError{Label: label}
+	}
+	enc, err := htmlindex.Get(trimmed)
+	if err != nil {
+		enc, err = ianaindex.IANA.Encoding(trimmed)
+		if err != nil || enc == nil {
+			return nil, &UnknownError{Label: label}
+		}
+	}
+	name, err := htmlindex.Name(enc)
+	if err != nil {
+		// Known to IANA, absent from the Encoding Standard: keep IANA's name.
+		name, _ = ianaindex.IANA.Name(enc)
+		name = strings.ToLower(name)
+	}
+	switch name {
+	case "replacement":
+		return nil, &UnknownError{Label: label, Reason: "the WHATWG replacement encoding would turn the whole input into U+FFFD"}
+	case "utf-8", "utf-16be", "utf-16le":
+		return UTF8, nil
+	}
+	if fix := fixes[name]; fix != nil {
+		enc = fix(enc)
+	}
+	return &Charset{name: name, enc: enc, restoreASCII: restoresASCII[name]}, nil
+}
+
+// MustLookup is Lookup for labels known at compile time; it panics on error.
+func MustLookup(label string) *Charset {
+	c, err := Lookup(label)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
