@@ -1,0 +1,135 @@
+package decoder
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cgigate/cgigate/decoder/charset"
+)
+
+// Decode chooses one charset for r from the evidence, in the order of the
+// Source constants, and decodes every keyword, name and value with it.
+//
+// A label nobody knows is a *CharsetError naming the label and its source.
+// Bytes invalid in the chosen charset become U+FFFD with a warning (with
+// Options.Strict, a *CharsetError wrapping *charset.InvalidError). A NUL
+// becomes U+FFFD with a warning as well: no decoded text holds U+0000, so
+// none can cut a C string, a file name or an environment variable short.
+func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
+	cs, src, conf, err := d.chooseCharset(r, ev)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Kind:          r.Kind,
+		Charset:       cs.Name(),
+		CharsetSource: src,
+		Confidence:    conf,
+		Warnings:      append([]string(nil), r.Warnings...),
+		Keywords:      make([]string, 0, len(r.Keywords)),
+		Fields:        make([]Field, 0, len(r.Pairs)),
+	}
+	for i, k := range r.Keywords {
+		w, err := d.text(res, cs, src, k, fmt.Sprintf("keyword %d", i+1))
+		if err != nil {
+			return nil, err
+		}
+		res.Keywords = append(res.Keywords, w)
+	}
+	for i, p := range r.Pairs {
+		name, err := d.text(res, cs, src, p.Name, fmt.Sprintf("field %d name", i+1))
+		if err != nil {
+			return nil, err
+		}
+		value, err := d.text(res, cs, src, p.Value, fmt.Sprintf("field %d (%s) value", i+1, name))
+		if err != nil {
+			return nil, err
+		}
+		res.Fields = append(res.Fields, Field{Name: name, Value: value, Origin: p.Origin})
+	}
+	return res, nil
+}
+
+// DecodeQuery is SplitQuery then Decode, for a query string alone.
+func (d *Decoder) DecodeQuery(query string, ev Evidence) (*Result, error) {
+	r, err := d.SplitQuery(query, "query")
+	if err != nil {
+		return nil, err
+	}
+	return d.Decode(r, ev)
+}
+
+func (d *Decoder) chooseCharset(r *Raw, ev Evidence) (*charset.Charset, Source, float64, error) {
+	for _, s := range sources {
+		label, family, ok := s.propose(d, r, ev)
+		if !ok {
+			continue
+		}
+		conf := 1.0
+		if family != nil || s.source() == SourceSniffed {
+			guess, c, ok := d.sniffer().Sniff(r.samples(), SniffEvidence{
+				AcceptLanguage: ev.AcceptLanguage, Host: ev.Host, Candidates: family,
+			})
+			switch {
+			case ok:
+				label, conf = guess, c
+			case family != nil:
+				// Nothing told the family's members apart: its first is
+				// the most used, and the warning says it was a guess.
+				label, conf = family[0], 0
+				r.warnf("charset hint [%s]: could not tell which of %v the bytes are in; decoded as %s", r.Hint.Label, family, label)
+			default:
+				continue // sniffing found nothing: fall through to the default
+			}
+		}
+		cs, err := charset.Lookup(label)
+		if err != nil {
+			return nil, s.source(), 0, &CharsetError{Source: s.source(), Label: label, Err: err}
+		}
+		return cs, s.source(), conf, nil
+	}
+	return charset.UTF8, SourceDefault, 1, nil
+}
+
+func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw, where string) (string, error) {
+	s, bad := decodeString(cs, raw)
+	if len(bad) > 0 {
+		if d.opts.Strict {
+			b := bad[0]
+			return "", &CharsetError{Source: src, Label: cs.Name(), Err: &charset.InvalidError{
+				Charset: cs.Name(), Offset: b.Offset, Bytes: []byte(raw[b.Offset : b.Offset+b.Len]),
+			}}
+		}
+		for _, b := range bad {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: bytes % X at offset %d are invalid in %s, replaced by U+FFFD",
+				where, raw[b.Offset:b.Offset+b.Len], b.Offset, cs.Name()))
+		}
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		if d.opts.Strict {
+			return "", &CharsetError{Source: src, Label: cs.Name(), Err: errNUL}
+		}
+		res.Warnings = append(res.Warnings, where+": NUL replaced by U+FFFD")
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	if d.opts.NCR && strings.Contains(s, "&#") {
+		var warns []string
+		s, warns = expandNCRs(s)
+		for _, w := range warns {
+			res.Warnings = append(res.Warnings, where+": "+w)
+		}
+	}
+	return s, nil
+}
+
+var errNUL = errors.New("NUL byte in decoded text")
+
+// decodeString decodes without copying in the common cases: ASCII text in
+// an ASCII-compatible charset and valid UTF-8 are their own decoding.
+func decodeString(cs *charset.Charset, s string) (string, []charset.Invalid) {
+	if cs.Name() == "utf-8" && validUTF8(s) || isASCII(s) && cs.Name() != "iso-2022-jp" {
+		return s, nil
+	}
+	return cs.Decode([]byte(s))
+}
