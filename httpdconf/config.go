@@ -1,0 +1,269 @@
+package httpdconf
+
+import (
+	"errors"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MPM names an Apache multi-processing module. It also decides the CGI
+// module: prefork runs CGI scripts with mod_cgi (forked from each worker),
+// event runs them with mod_cgid (forked by a separate daemon reached over
+// ScriptSock), because forking from a threaded worker is unsafe.
+type MPM string
+
+const (
+	// MPMEvent is Debian's default MPM; CGI goes through mod_cgid.
+	MPMEvent MPM = "event"
+	// MPMPrefork is the non-threaded MPM; CGI goes through mod_cgi.
+	MPMPrefork MPM = "prefork"
+)
+
+// Layout names where an installation keeps its module files and which user
+// it runs its children as by default.
+type Layout string
+
+const (
+	// LayoutDebian is Debian's apache2 package: modules in
+	// /usr/lib/apache2/modules, children run as www-data.
+	LayoutDebian Layout = "debian"
+	// LayoutHTTPDImage is the official httpd:2.4 container image: prefix
+	// /usr/local/apache2, modules in ServerRoot/modules, children run as
+	// www-data (the image rewrites the stock "daemon").
+	LayoutHTTPDImage Layout = "httpd-image"
+)
+
+// DefaultPort is the port used when Config.Port is zero.
+const DefaultPort = 8080
+
+// MaxLimitRequestBody is the largest value Apache 2.4 accepts for
+// LimitRequestBody (2 GiB - 1).
+const MaxLimitRequestBody = 2147483647
+
+// Config describes one standalone httpd.conf. The zero value is usable: it
+// renders an event/mod_cgid server for Debian's layout listening on
+// 127.0.0.1:8080, with every path derived from the layout's ServerRoot.
+type Config struct {
+	// Host is the IP address to listen on; empty means 127.0.0.1 so that a
+	// test or a first try never exposes the gateway beyond the machine.
+	Host string
+	// Port is the TCP port; zero means DefaultPort.
+	Port int
+
+	// Layout selects module directory and default ServerRoot; empty means
+	// LayoutDebian.
+	Layout Layout
+	// MPM selects the MPM and with it the CGI module; empty means MPMEvent.
+	MPM MPM
+	// ModuleDir overrides the layout's module directory.
+	ModuleDir string
+
+	// ServerRoot is the base of relative paths; empty means the layout's
+	// (/var/lib/cgigate/httpd for Debian, /usr/local/apache2 for the image).
+	ServerRoot string
+	// DocumentRoot defaults to ServerRoot/htdocs.
+	DocumentRoot string
+	// CGIBin is the folder mapped at ScriptAlias; defaults to ServerRoot/cgi-bin.
+	CGIBin string
+	// ScriptAlias is the URL prefix of CGIBin; defaults to /cgi-bin/.
+	ScriptAlias string
+	// LogDir holds logs, the pid file, the cgid socket and Apache's runtime
+	// files (DefaultRuntimeDir); defaults to ServerRoot/logs.
+	LogDir string
+	// PidFile defaults to LogDir/httpd.pid.
+	PidFile string
+	// ErrorLog defaults to LogDir/error_log.
+	ErrorLog string
+	// AccessLog defaults to LogDir/access_log.
+	AccessLog string
+	// ScriptSock is mod_cgid's socket; defaults to LogDir/cgisock. Unused
+	// under prefork.
+	ScriptSock string
+	// LogLevel defaults to "warn".
+	LogLevel string
+
+	// User and Group run Apache's children (and so the CGI programs).
+	// Empty means www-data, which is what both layouts use; Apache refuses
+	// to run children as root. "#uid" and "#gid" forms are accepted.
+	User  string
+	Group string
+
+	// Env holds CGIGATE_* variables set with SetEnv for every request
+	// (mod_env). Keys must match CGIGATE_[A-Z0-9_]+.
+	Env map[string]string
+
+	// LimitRequestBody caps request bodies in bytes before the CGI program
+	// sees them (Apache answers 413 beyond it). Zero leaves Apache's
+	// default (1 GiB since 2.4.54).
+	LimitRequestBody int64
+
+	// FastCGI, when set to a host:port, adds mod_proxy_fcgi and proxies
+	// FastCGIPath to fcgi://FastCGI/ (for "cgigate -fcgi ADDR").
+	FastCGI string
+	// FastCGIPath is the URL path proxied to FastCGI; defaults to
+	// /cgi-bin/cgigate so that URLs are the same as under CGI.
+	FastCGIPath string
+}
+
+// defaultServerRoot gives each layout's conventional ServerRoot.
+var defaultServerRoot = map[Layout]string{
+	LayoutDebian:     "/var/lib/cgigate/httpd",
+	LayoutHTTPDImage: "/usr/local/apache2",
+}
+
+// WithDefaults returns c with every empty field filled in as documented on
+// Config. It does not validate; Render does.
+func (c Config) WithDefaults() Config {
+	if c.Host == "" {
+		c.Host = "127.0.0.1"
+	}
+	if c.Port == 0 {
+		c.Port = DefaultPort
+	}
+	if c.Layout == "" {
+		c.Layout = LayoutDebian
+	}
+	if c.MPM == "" {
+		c.MPM = MPMEvent
+	}
+	if c.ModuleDir == "" {
+		if c.Layout == LayoutDebian {
+			c.ModuleDir = "/usr/lib/apache2/modules"
+		} else {
+			c.ModuleDir = "modules"
+		}
+	}
+	if c.ServerRoot == "" {
+		c.ServerRoot = defaultServerRoot[c.Layout]
+	}
+	def := func(p *string, v string) {
+		if *p == "" {
+			*p = v
+		}
+	}
+	def(&c.DocumentRoot, filepath.Join(c.ServerRoot, "htdocs"))
+	def(&c.CGIBin, filepath.Join(c.ServerRoot, "cgi-bin"))
+	def(&c.ScriptAlias, "/cgi-bin/")
+	def(&c.LogDir, filepath.Join(c.ServerRoot, "logs"))
+	def(&c.PidFile, filepath.Join(c.LogDir, "httpd.pid"))
+	def(&c.ErrorLog, filepath.Join(c.LogDir, "error_log"))
+	def(&c.AccessLog, filepath.Join(c.LogDir, "access_log"))
+	def(&c.ScriptSock, filepath.Join(c.LogDir, "cgisock"))
+	def(&c.LogLevel, "warn")
+	def(&c.User, "www-data")
+	def(&c.Group, "www-data")
+	if c.FastCGI != "" {
+		def(&c.FastCGIPath, "/cgi-bin/cgigate")
+	}
+	return c
+}
+
+var (
+	errNotAbsolute = errors.New("must be an absolute path")
+	errUnsafe      = errors.New(`must not contain a double quote, a backslash, "${" or a control character`)
+	errEnvName     = errors.New("must match CGIGATE_[A-Z0-9_]+")
+	envName        = regexp.MustCompile(`^CGIGATE_[A-Z0-9_]+$`)
+	logLevel       = regexp.MustCompile(`^[a-z0-9_:]+( [a-z0-9_:]+)*$`)
+	accountName    = regexp.MustCompile(`^(#[0-9]+|[A-Za-z_][A-Za-z0-9_.-]*\$?)$`)
+)
+
+// safeArg reports whether s can be written inside a double-quoted httpd.conf
+// argument and read back unchanged: Apache's ap_getword_conf treats \" as an
+// escaped quote, and the config reader expands ${NAME} before parsing.
+func safeArg(s string) bool {
+	if strings.ContainsAny(s, `"\`) || strings.Contains(s, "${") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate reports the first field of c (after WithDefaults) that cannot be
+// rendered, as a *ConfigError.
+func (c Config) Validate() error {
+	c = c.WithDefaults()
+	bad := func(field, value string, err error) error {
+		return &ConfigError{Field: field, Value: value, Err: err}
+	}
+	if ip := net.ParseIP(c.Host); ip == nil {
+		return bad("Host", c.Host, errors.New("must be an IP address"))
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		return bad("Port", strconv.Itoa(c.Port), errors.New("must be in 1..65535"))
+	}
+	switch c.Layout {
+	case LayoutDebian, LayoutHTTPDImage:
+	default:
+		return bad("Layout", string(c.Layout), errors.New(`must be "debian" or "httpd-image"`))
+	}
+	switch c.MPM {
+	case MPMEvent, MPMPrefork:
+	default:
+		return bad("MPM", string(c.MPM), errors.New(`must be "event" or "prefork"`))
+	}
+	if !filepath.IsAbs(c.ServerRoot) {
+		return bad("ServerRoot", c.ServerRoot, errNotAbsolute)
+	}
+	for _, f := range []struct{ name, value string }{
+		{"ServerRoot", c.ServerRoot}, {"ModuleDir", c.ModuleDir},
+		{"DocumentRoot", c.DocumentRoot}, {"CGIBin", c.CGIBin},
+		{"ScriptAlias", c.ScriptAlias}, {"LogDir", c.LogDir},
+		{"PidFile", c.PidFile}, {"ErrorLog", c.ErrorLog},
+		{"AccessLog", c.AccessLog}, {"ScriptSock", c.ScriptSock},
+		{"FastCGIPath", c.FastCGIPath},
+	} {
+		if !safeArg(f.value) {
+			return bad(f.name, f.value, errUnsafe)
+		}
+	}
+	if !strings.HasPrefix(c.ScriptAlias, "/") {
+		return bad("ScriptAlias", c.ScriptAlias, errors.New("must start with /"))
+	}
+	if !logLevel.MatchString(c.LogLevel) {
+		return bad("LogLevel", c.LogLevel, errors.New("must be Apache LogLevel words such as \"warn\" or \"info cgid:debug\""))
+	}
+	if !accountName.MatchString(c.User) {
+		return bad("User", c.User, errors.New("must be a user name or #uid"))
+	}
+	if !accountName.MatchString(c.Group) {
+		return bad("Group", c.Group, errors.New("must be a group name or #gid"))
+	}
+	if c.User == "root" || c.User == "#0" {
+		return bad("User", c.User, errors.New("Apache refuses to run its children as root"))
+	}
+	for k, v := range c.Env {
+		if !envName.MatchString(k) {
+			return bad("Env", k, errEnvName)
+		}
+		if !safeArg(v) {
+			return bad("Env["+k+"]", v, errUnsafe)
+		}
+	}
+	if c.LimitRequestBody < 0 || c.LimitRequestBody > MaxLimitRequestBody {
+		return bad("LimitRequestBody", strconv.FormatInt(c.LimitRequestBody, 10),
+			errors.New("must be in 0..2147483647"))
+	}
+	if c.FastCGI != "" {
+		host, port, err := net.SplitHostPort(c.FastCGI)
+		if err != nil {
+			return bad("FastCGI", c.FastCGI, err)
+		}
+		if net.ParseIP(host) == nil {
+			return bad("FastCGI", c.FastCGI, errors.New("host must be an IP address"))
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return bad("FastCGI", c.FastCGI, errors.New("port must be in 1..65535"))
+		}
+		if !strings.HasPrefix(c.FastCGIPath, "/") {
+			return bad("FastCGIPath", c.FastCGIPath, errors.New("must start with /"))
+		}
+	}
+	return nil
+}

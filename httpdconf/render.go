@@ -1,0 +1,90 @@
+package httpdconf
+
+import (
+	"bytes"
+	_ "embed"
+	"io"
+	"net"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+//go:embed httpd.conf.tmpl
+var confText string
+
+var confTemplate = template.Must(template.New("httpd.conf").
+	Funcs(template.FuncMap{"q": func(s string) string { return `"` + s + `"` }}).
+	Parse(confText))
+
+// module is one LoadModule line: the module's identifier and its file.
+type module struct{ Name, Path string }
+
+// envVar is one SetEnv line, kept in a sorted slice so output is stable.
+type envVar struct{ Name, Value string }
+
+// view is what the template reads: the defaulted Config plus derived values.
+type view struct {
+	Config
+	Listen      string
+	Modules     []module
+	CGIBinSlash string
+	Env         []envVar
+	FastCGIURL  string
+}
+
+// modules lists the modules c needs, in load order. Names and files are
+// those of Apache 2.4's own build; each line is guarded by <IfModule !name>
+// in the template, so modules compiled into the binary (Debian builds in
+// mod_unixd and mod_log_config) are skipped rather than rejected.
+func (c Config) modules() []module {
+	names := []string{"mpm_" + string(c.MPM), "unixd", "log_config", "authz_core",
+		"mime", "dir", "alias", "env"}
+	if c.MPM == MPMPrefork {
+		names = append(names, "cgi")
+	} else {
+		names = append(names, "cgid")
+	}
+	if c.FastCGI != "" {
+		names = append(names, "proxy", "proxy_fcgi")
+	}
+	mods := make([]module, len(names))
+	for i, n := range names {
+		mods[i] = module{Name: n + "_module", Path: path.Join(c.ModuleDir, "mod_"+n+".so")}
+	}
+	return mods
+}
+
+// Render writes the httpd.conf for c to w, after filling defaults and
+// validating; an invalid field is reported as a *ConfigError and nothing is
+// written.
+func (c Config) Render(w io.Writer) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	c = c.WithDefaults()
+	v := view{
+		Config:      c,
+		Listen:      net.JoinHostPort(c.Host, strconv.Itoa(c.Port)),
+		Modules:     c.modules(),
+		CGIBinSlash: c.CGIBin,
+	}
+	if strings.HasSuffix(c.ScriptAlias, "/") && !strings.HasSuffix(c.CGIBin, "/") {
+		v.CGIBinSlash += "/"
+	}
+	for k, val := range c.Env {
+		v.Env = append(v.Env, envVar{k, val})
+	}
+	sort.Slice(v.Env, func(i, j int) bool { return v.Env[i].Name < v.Env[j].Name })
+	if c.FastCGI != "" {
+		v.FastCGIURL = "fcgi://" + c.FastCGI + "/"
+	}
+	var buf bytes.Buffer
+	if err := confTemplate.Execute(&buf, v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}

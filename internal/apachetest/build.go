@@ -1,0 +1,55 @@
+package apachetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// BuildGo builds the Go main package in dir (a folder path, which may lie
+// under a testdata folder) as a static binary in a temporary folder and
+// returns its path, ready to pass in Options.CGI. It fails t when the build
+// fails.
+func BuildGo(t testing.TB, dir string) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(dir))
+	cmd := exec.Command(goBin, "build", "-o", out, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("apachetest: go build in %s: %v\n%s", dir, err, msg)
+	}
+	return out
+}
+
+// EchoCGI builds the echo CGI program of testdata/echocgi, which answers
+// every request with a JSON EchoReport of its argv, environment and body.
+func EchoCGI(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("apachetest: cannot locate the apachetest sources")
+	}
+	return BuildGo(t, filepath.Join(filepath.Dir(file), "testdata", "echocgi"))
+}
+
+// EchoReport is what the echo CGI prints (as JSON).
+type EchoReport struct {
+	// Args is argv[1:]: the ISINDEX words Apache passes (RFC 3875 4.4).
+	// JSON replaces invalid UTF-8 in strings, so tests compare ArgBytes.
+	Args []string `json:"args"`
+	// ArgBytes holds the same words as raw bytes.
+	ArgBytes [][]byte `json:"arg_bytes"`
+	// QueryString is QUERY_STRING, as Apache set it.
+	QueryString string `json:"query_string"`
+	// Env is the whole environment the program received.
+	Env map[string]string `json:"env"`
+	// Body is what the program read from stdin (CONTENT_LENGTH bytes).
+	Body []byte `json:"body"`
+}
