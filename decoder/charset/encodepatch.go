@@ -1,0 +1,60 @@
+package charset
+
+import (
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
+)
+
+// extraEncoder is x/text's encoder plus a few code points the Encoding
+// Standard's index has and x/text's table lacks.
+type extraEncoder struct {
+	inner  transform.Transformer
+	extras map[rune][]byte
+}
+
+func encoderWithExtras(enc encoding.Encoding, extras map[rune][]byte) func() transform.Transformer {
+	return func() transform.Transformer {
+		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras}
+	}
+}
+
+func (e *extraEncoder) Reset() { e.inner.Reset() }
+
+func (e *extraEncoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for nSrc < len(src) {
+		// The run before the next extra code point goes to x/text whole.
+		run, extra := len(src)-nSrc, []byte(nil)
+		for i := nSrc; i < len(src); {
+			if src[i] < utf8.RuneSelf {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(src[i:])
+			if b, ok := e.extras[r]; ok {
+				run, extra = i-nSrc, b
+				break
+			}
+			i += size
+		}
+		if run > 0 {
+			end := nSrc + run
+			d, s, err := e.inner.Transform(dst[nDst:], src[nSrc:end], atEOF || end < len(src))
+			nDst, nSrc = nDst+d, nSrc+s
+			if err != nil || nSrc < end {
+				return nDst, nSrc, err
+			}
+		}
+		if extra == nil {
+			break
+		}
+		if nDst+len(extra) > len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], extra)
+		_, size := utf8.DecodeRune(src[nSrc:])
+		nSrc += size
+	}
+	return nDst, nSrc, nil
+}
