@@ -1,0 +1,83 @@
+// Command httpdconf prints a standalone httpd.conf that serves cgigate, as
+// rendered by package httpdconf:
+//
+//	httpdconf -root /srv/cgigate -port 8080 -mpm event > /srv/cgigate/httpd.conf
+//	apache2 -f /srv/cgigate/httpd.conf -DFOREGROUND
+//
+// With -fcgi ADDR the config proxies /cgi-bin/cgigate to "cgigate -fcgi ADDR"
+// through mod_proxy_fcgi instead of running it as a CGI program.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/cgigate/cgigate/httpdconf"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// envFlags collects repeated -env NAME=VALUE flags.
+type envFlags map[string]string
+
+func (e envFlags) String() string {
+	var kv []string
+	for k, v := range e {
+		kv = append(kv, k+"="+v)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, ",")
+}
+
+func (e envFlags) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	e[k] = v
+	return nil
+}
+
+// run is main without the process: it parses args, writes the config to
+// stdout and errors to stderr, and returns the exit status (2 for bad
+// usage, 1 for a config that cannot be rendered).
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("httpdconf", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c httpdconf.Config
+	env := envFlags{}
+	fs.IntVar(&c.Port, "port", httpdconf.DefaultPort, "TCP port to listen on (on 127.0.0.1 unless -host)")
+	fs.StringVar(&c.Host, "host", "127.0.0.1", "IP address to listen on")
+	fs.StringVar(&c.ServerRoot, "root", "", "ServerRoot; htdocs, cgi-bin and logs go under it (default: the layout's)")
+	fs.StringVar(&c.CGIBin, "cgi-bin", "", "folder holding cgigate, mapped at /cgi-bin/ (default ROOT/cgi-bin)")
+	fs.StringVar(&c.DocumentRoot, "docroot", "", "DocumentRoot (default ROOT/htdocs)")
+	mpm := fs.String("mpm", string(httpdconf.MPMEvent), "MPM: event (with mod_cgid) or prefork (with mod_cgi)")
+	layout := fs.String("layout", string(httpdconf.LayoutDebian), "module layout: debian or httpd-image")
+	fs.StringVar(&c.FastCGI, "fcgi", "", "proxy /cgi-bin/cgigate to a FastCGI server at this host:port instead of running CGI")
+	fs.StringVar(&c.User, "user", "", "user for Apache's children (default www-data)")
+	fs.StringVar(&c.Group, "group", "", "group for Apache's children (default www-data)")
+	fs.Int64Var(&c.LimitRequestBody, "limit-body", 0, "LimitRequestBody in bytes (0: Apache's default)")
+	fs.Var(env, "env", "CGIGATE_NAME=VALUE to SetEnv (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "httpdconf: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	c.MPM, c.Layout = httpdconf.MPM(*mpm), httpdconf.Layout(*layout)
+	if len(env) > 0 {
+		c.Env = env
+	}
+	if err := c.Render(stdout); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
