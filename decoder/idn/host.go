@@ -41,8 +41,8 @@ const (
 	// punycode, e.g. case folding ("EXAMPLE.com"), full-width characters,
 	// ideographic full stops, or "0x7f.1" written as "127.0.0.1".
 	Mapped
-	// Punycode: the ASCII form holds at least one A-label ("xn--..."), so the
-	// ASCII and Unicode forms differ.
+	// Punycode: the ASCII form holds at least one valid A-label
+	// ("xn--..."), so the ASCII and Unicode forms differ.
 	Punycode
 )
 
@@ -166,18 +166,19 @@ func (o Options) parse(raw string) (Host, error) {
 		return h, nil
 	}
 	h.Kind, h.ASCII = Domain, ascii
-	// domain to ASCII succeeded, so domain to Unicode of its result cannot
-	// fail; should it, the ASCII form is still a faithful display.
-	h.Unicode = ascii
-	if u, err := whatwg.ToUnicode(ascii); err == nil {
-		h.Unicode = u
-	}
-	if hasACELabel(ascii) {
+	// An ASCII domain may hold A-labels that are not valid IDNA (see
+	// ToASCII); those stay in ASCII form for display.
+	h.Unicode, _ = domainToUnicode(ascii)
+	if h.Unicode != h.ASCII {
 		h.Steps |= Punycode
 	}
-	// Mapped compares with the input after only decoding its A-labels, so
-	// that punycode alone does not count as a mapping.
-	if plain, err := idna.Punycode.ToUnicode(domain); err != nil || plain != h.Unicode {
+	// Mapped compares input and output with only their A-labels decoded,
+	// so that punycode alone does not count as a mapping. The Punycode
+	// profile validates nothing, and its partial result on error is the
+	// text wanted here.
+	in, _ := idna.Punycode.ToUnicode(domain)
+	out, _ := idna.Punycode.ToUnicode(ascii)
+	if in != out {
 		h.Steps |= Mapped
 	}
 	return h, nil

@@ -50,25 +50,77 @@ func ToASCII(domain string) (string, error) {
 // ToUnicode is the URL Standard's "domain to Unicode"
 // (https://url.spec.whatwg.org/#concept-domain-to-unicode): it turns A-labels
 // into U-labels for display ("xn--mnchen-3ya.de" becomes "münchen.de"). Like
-// the standard it always returns a result; labels it cannot convert are left
-// as they are, and the error, if any, says why.
+// the standard it always returns a result. When the domain as a whole does
+// not pass UTS #46, each label is converted on its own and a label that
+// fails keeps its input form, so that no invalid U-label is ever shown; the
+// error says what failed.
 func ToUnicode(domain string) (string, error) {
-	s, err := whatwg.ToUnicode(domain)
+	s, err := domainToUnicode(domain)
 	if err != nil {
 		return s, &Error{Op: "ToUnicode", Host: domain, Err: err}
 	}
 	return s, nil
 }
 
+func domainToUnicode(domain string) (string, error) {
+	s, err := whatwg.ToUnicode(domain)
+	if err == nil {
+		return s, nil
+	}
+	// x/net/idna returns a partial result on error in which a label that
+	// failed validation may already be decoded: rebuild label by label.
+	labels := splitLabels(domain)
+	for i, l := range labels {
+		if u, lerr := whatwg.ToUnicode(l); lerr == nil {
+			labels[i] = u
+		}
+	}
+	return strings.Join(labels, "."), err
+}
+
+// isLabelSeparator reports whether r separates labels in UTS #46 (§2.3):
+// U+002E FULL STOP and the three characters mapped to it.
+func isLabelSeparator(r rune) bool {
+	return r == '.' || r == '\u3002' || r == '\uFF0E' || r == '\uFF61'
+}
+
+// splitLabels splits s at every label separator, keeping empty labels.
+func splitLabels(s string) []string {
+	var labels []string
+	start := 0
+	for i, r := range s {
+		if isLabelSeparator(r) {
+			labels = append(labels, s[start:i])
+			start = i + len(string(r))
+		}
+	}
+	return append(labels, s[start:])
+}
+
+// errACELabel is the cause when a label that starts with "xn--" is not a
+// valid A-label in a way x/net/idna does not catch (UTS #46 §4.1 step 4,
+// since revision 31: "xn--" alone decodes to the empty label; an A-label
+// must be ASCII).
+var errACELabel = errors.New(`"xn--" label is empty or not ASCII`)
+
 // domainToASCII runs the steps of "domain to ASCII" and returns the bare
 // cause on failure.
 func domainToASCII(domain string) (string, error) {
 	var s string
-	if isASCII(domain) && !hasACELabel(domain) {
-		// The standard's fast path: for an ASCII domain without "xn--"
-		// labels, UTS #46 ToASCII amounts to ASCII lowercasing.
+	if isASCII(domain) {
+		// For an ASCII domain the result is its ASCII lowercasing, whether
+		// UTS #46 ToASCII accepts it or not: the fast path of the standard's
+		// note for domains without "xn--" labels, and for the rest the
+		// fallback of whatwg/url#914 (tested by web-platform-tests#60476),
+		// which keeps sites like "xn--8i7caa.famitei.net" reachable although
+		// their A-labels are not valid IDNA.
 		s = strings.ToLower(domain)
 	} else {
+		for _, l := range splitLabels(domain) {
+			if len(l) >= 4 && strings.EqualFold(l[:4], "xn--") && (len(l) == 4 || !isASCII(l)) {
+				return "", errACELabel
+			}
+		}
 		var err error
 		s, err = whatwg.ToASCII(domain)
 		if err != nil {
