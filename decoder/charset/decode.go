@@ -59,45 +59,31 @@ func isASCII(b []byte) bool {
 
 // decodeByCharacter feeds the decoder one more byte at a time until it
 // consumes a character, so that every U+FFFD it writes is tied to the bytes
-// it stands for. A U+FFFD can be real text only in the encodings that can
-// encode it (UTF-8 is handled apart; GB18030 encodes it as 84 31 A4 37).
+// it stands for. The output buffer grows from zero bytes as well: a decoder
+// given room for one character's bytes cannot consume a second one, even
+// when an error at EOF settles several at once (GB18030's "81 30 81 2F").
+// A U+FFFD can be real text only in the encodings that can encode it (UTF-8
+// is handled apart; GB18030 encodes it as 84 31 A4 37).
 func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
 	t := c.enc.NewDecoder()
 	var (
 		out strings.Builder
 		bad []Invalid
-		dst [64]byte
+		dst [utf8.UTFMax * 2]byte
 	)
 	out.Grow(len(src) * 3 / 2)
 	for pos := 0; pos < len(src); {
-		n, produced := 0, []byte(nil)
-		for k := 1; ; k++ {
-			end := min(pos+k, len(src))
-			atEOF := end == len(src)
-			nDst, nSrc, err := t.Transform(dst[:], src[pos:end], atEOF)
-			if nSrc > 0 {
-				n, produced = nSrc, dst[:nDst]
-				break
-			}
-			if err != transform.ErrShortSrc || atEOF {
-				// A decoder that consumes nothing and reports no short
-				// input would loop forever: call the byte invalid.
-				n, produced = 1, []byte(replacement)
-				break
-			}
+		n, produced := step(t, src[pos:], dst[:])
+		if n == 0 {
+			// A decoder that consumes nothing and reports no short input
+			// would loop forever: call the byte invalid.
+			n, produced = 1, []byte(replacement)
 		}
 		if bytes.Contains(produced, []byte(replacement)) && !c.encodesReplacement(src[pos:pos+n]) {
-			switch {
-			case c.restoreASCII && n == 2 && src[pos+1] < 0x80 && string(produced) == replacement:
+			if c.restoreASCII && n == 2 && src[pos+1] < utf8.RuneSelf && string(produced) == replacement {
 				// x/text swallowed the ASCII trail byte: give it back.
 				n = 1
 				t.Reset()
-			case n == 2 && string(produced) == replacement+string(src[pos+1]):
-				// x/text gave the ASCII byte back itself.
-				out.Write(produced)
-				bad = append(bad, Invalid{Offset: pos, Len: 1})
-				pos += n
-				continue
 			}
 			bad = append(bad, Invalid{Offset: pos, Len: n})
 		}
@@ -105,6 +91,28 @@ func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
 		pos += n
 	}
 	return out.String(), bad
+}
+
+// step decodes the first character of src: the fewest input bytes, and the
+// smallest output room, with which t consumes anything. It returns 0 when t
+// consumes nothing at all.
+func step(t transform.Transformer, src, dst []byte) (int, []byte) {
+	for k := 1; k <= len(src); k++ {
+		atEOF := k == len(src)
+		for room := 0; room <= len(dst); room++ {
+			nDst, nSrc, err := t.Transform(dst[:room], src[:k], atEOF)
+			if nSrc > 0 {
+				return nSrc, dst[:nDst]
+			}
+			if err != transform.ErrShortDst {
+				if err != transform.ErrShortSrc {
+					return 0, nil
+				}
+				break
+			}
+		}
+	}
+	return 0, nil
 }
 
 func (c *Charset) encodesReplacement(b []byte) bool {

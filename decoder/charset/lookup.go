@@ -36,7 +36,7 @@ var UTF8 = &Charset{name: "utf-8", enc: unicode.UTF8, utf8: true}
 var fixes = map[string]func(encoding.Encoding) encoding.Encoding{}
 
 var restoresASCII = map[string]bool{
-	"shift_jis": true, "euc-jp": true, "euc-kr": true, "big5": true, "gbk": true, "gb18030": true,
+	"shift_jis": true, "euc-kr": true, "big5": true,
 }
 
 // asciiWhitespace is the set the Encoding Standard's "get an encoding" (§ 4.2)
