@@ -1,0 +1,167 @@
+package cgi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/cgigate/cgigate/decoder"
+)
+
+// ReadForm reads and decodes a request: the query string, then for a POST
+// the body, with one charset chosen from all the evidence (decoder.Decode).
+//
+//   - GET and HEAD read the query only; an ISINDEX query gives keywords.
+//   - POST keeps both: the query's fields first, then the body's, each
+//     with its source ("query", "body"). An ISINDEX query on a POST gives
+//     no keywords (RFC 3875 § 4.4 defines them for GET and HEAD only).
+//   - Bodies: application/x-www-form-urlencoded (WHATWG URL § 5.1),
+//     multipart/form-data (RFC 7578; see readMultipart), text/plain (HTML
+//     § 4.10.21.8). Any other Content-Type is 415.
+//   - Other methods are 405.
+//
+// A CONTENT_LENGTH above Limits.Body is 413 before a byte is read; the
+// body must arrive within Limits.ReadTimeout (408) and be as long as its
+// CONTENT_LENGTH (400). On error the partial form is discarded, its files
+// removed. On success, call Form.RemoveAll once the response is written.
+func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+	default:
+		return nil, errorf(http.StatusMethodNotAllowed, "method", r.Method, "only GET, HEAD and POST")
+	}
+	d := decoder.New(cfg.Decoder)
+	raw, err := d.SplitQuery(r.URL.RawQuery, "query")
+	if err != nil {
+		return nil, err
+	}
+	form = &Form{Method: r.Method}
+	defer func() {
+		if err != nil {
+			form.RemoveAll()
+			form = nil
+		}
+	}()
+	inf := requestInfo(r)
+	if raw.Kind == decoder.ISINDEX && r.Method == http.MethodPost {
+		raw.Keywords, raw.Kind = nil, decoder.Empty
+		raw.Warnings = append(raw.Warnings, "ISINDEX query on a POST ignored: keywords are for GET and HEAD only (RFC 3875 § 4.4)")
+	} else if len(inf.args) > 0 {
+		compareArgs(raw, inf.args)
+	}
+	var ev decoder.Evidence
+	ev.AcceptLanguage = r.Header.Get("Accept-Language")
+	ev.Host = r.Host
+	var files []rawFile
+	if r.Method == http.MethodPost {
+		files, err = readBody(r, d, raw, &ev, cfg, form)
+		if err != nil {
+			return form, err
+		}
+	}
+	res, err := d.Decode(raw, ev)
+	if err != nil {
+		return form, err
+	}
+	form.Result = res
+	form.Files, err = decodeFiles(files, res)
+	return form, err
+}
+
+// readBody adds the body's pairs to raw and returns its file parts.
+func readBody(r *http.Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evidence, cfg Config, form *Form) ([]rawFile, error) {
+	ct := r.Header.Get("Content-Type")
+	inf := requestInfo(r)
+	if inf.noLength {
+		if ct != "" {
+			raw.Warnings = append(raw.Warnings, "POST without CONTENT_LENGTH: no body read (RFC 3875 § 4.1.2)")
+		}
+		return nil, nil
+	}
+	max := cfg.Limits.body()
+	if r.ContentLength > max {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
+	}
+	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	if ct == "" {
+		return nil, errorf(http.StatusUnsupportedMediaType, "Content-Type", "", "a body needs a Content-Type")
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil, &Error{Status: http.StatusBadRequest, Op: "Content-Type", Input: ct, Err: err}
+	}
+	ev.ContentTypeCharset = params["charset"]
+	dr := newDeadlineReader(r.Body, cfg.Limits.readTimeout())
+	defer dr.stop()
+	body := &countingReader{r: dr, want: r.ContentLength, max: max}
+	switch mt {
+	case "application/x-www-form-urlencoded", "text/plain":
+		b, err := io.ReadAll(body)
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		if mt == "text/plain" {
+			return nil, d.SplitTextPlain(raw, string(b), "body")
+		}
+		return nil, d.SplitURLEncoded(raw, string(b), "body")
+	case "multipart/form-data":
+		return readMultipart(body, params, ct, d, raw, cfg, form)
+	}
+	return nil, errorf(http.StatusUnsupportedMediaType, "Content-Type", mt,
+		"not a form encoding (application/x-www-form-urlencoded, multipart/form-data, text/plain)")
+}
+
+// bodyError keeps a typed error and makes any other read error a 400: the
+// body could not be read as the client claimed it.
+func bodyError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Status: http.StatusBadRequest, Op: "body", Msg: "unreadable", Err: err}
+}
+
+// compareArgs compares the argv Apache built for an ISINDEX query (the
+// words percent-decoded, then backslash-escaped by ap_escape_shell_cmd,
+// empty words kept, cut after some 4,000) with the words of QUERY_STRING,
+// which decide. A difference is a warning, never an input.
+func compareArgs(raw *decoder.Raw, args []string) {
+	var words []string
+	for _, a := range args {
+		if a = unescapeShell(a); a != "" {
+			words = append(words, a)
+		}
+	}
+	if raw.Kind != decoder.ISINDEX {
+		raw.Warnings = append(raw.Warnings, fmt.Sprintf("%d command-line arguments ignored: the query is not an ISINDEX search", len(args)))
+		return
+	}
+	same := len(words) == len(raw.Keywords)
+	for i := 0; same && i < len(words); i++ {
+		same = words[i] == raw.Keywords[i]
+	}
+	if !same {
+		raw.Warnings = append(raw.Warnings, "command-line arguments differ from QUERY_STRING's words; QUERY_STRING used")
+	}
+}
+
+// unescapeShell undoes ap_escape_shell_cmd: a backslash quotes the byte
+// after it.
+func unescapeShell(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,111 @@
+package cgi
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// deadlineReader reads r until a deadline, then fails with a 408 *Error.
+// A blocking read of a pipe cannot be interrupted, so one goroutine pumps
+// r and Read waits for it or for the timer, whichever comes first; after
+// the deadline the pump is abandoned. A CGI child exits right after its
+// answer, and under FastCGI the server closes the request's stream, so the
+// pump does not outlive the request for long.
+type deadlineReader struct {
+	r       io.Reader
+	timeout time.Duration
+	timer   *time.Timer
+	chunks  chan chunk
+	done    chan struct{}
+	cur     []byte
+	err     error
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+func newDeadlineReader(r io.Reader, timeout time.Duration) *deadlineReader {
+	return &deadlineReader{r: r, timeout: timeout}
+}
+
+func (d *deadlineReader) start() {
+	d.timer = time.NewTimer(d.timeout)
+	d.chunks = make(chan chunk)
+	d.done = make(chan struct{})
+	go func() {
+		for {
+			b := make([]byte, 32<<10)
+			n, err := d.r.Read(b)
+			select {
+			case d.chunks <- chunk{b[:n], err}:
+			case <-d.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	if d.timer == nil {
+		d.start()
+	}
+	for len(d.cur) == 0 {
+		if d.err != nil {
+			return 0, d.err
+		}
+		select {
+		case c := <-d.chunks:
+			d.cur, d.err = c.b, c.err
+		case <-d.timer.C:
+			d.err = &Error{Status: http.StatusRequestTimeout, Op: "body",
+				Msg: fmt.Sprintf("not received within %s", d.timeout)}
+			close(d.done)
+			return 0, d.err
+		}
+	}
+	n := copy(p, d.cur)
+	d.cur = d.cur[n:]
+	return n, nil
+}
+
+// stop releases the pump and the timer once the body is no longer read.
+func (d *deadlineReader) stop() {
+	if d.timer == nil {
+		return
+	}
+	d.timer.Stop()
+	select {
+	case <-d.done:
+	default:
+		close(d.done)
+	}
+}
+
+// countingReader bounds a body at max bytes (413) and turns an end before
+// want bytes into a 400: a body shorter than its CONTENT_LENGTH is a
+// client that went away, and the partial form is discarded.
+type countingReader struct {
+	r         io.Reader
+	n         int64
+	want, max int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.max {
+		return n, &Error{Status: http.StatusRequestEntityTooLarge, Op: "body", Msg: fmt.Sprintf("more than %d bytes", c.max)}
+	}
+	if err == io.EOF && c.want > 0 && c.n < c.want {
+		return n, &Error{Status: http.StatusBadRequest, Op: "body",
+			Msg: fmt.Sprintf("ended after %d of the %d bytes of CONTENT_LENGTH", c.n, c.want), Err: io.ErrUnexpectedEOF}
+	}
+	return n, err
+}

@@ -1,0 +1,24 @@
+// Package cgi is the CGI side of cgigate: it reads a request from the
+// RFC 3875 environment (by way of net/http/cgi), reads and bounds its body
+// (application/x-www-form-urlencoded, multipart/form-data, text/plain),
+// hands the bytes to package decoder, and writes the answer through one
+// header writer that no input can add a header line to.
+//
+// The roles follow net/http/cgi's split:
+//
+//	request.go   RequestFromMap: the environment, QUERY_STRING as the truth
+//	body.go      ReadForm: query then body, one charset for both
+//	multipart.go multipart/form-data: boundary, parts, files, file names
+//	limits.go    Limits and Config, every bound with its default
+//	errors.go    Error and StatusOf: every refusal has its status
+//	response.go  Negotiate, SetHeader, Respond, WriteError
+//	serve.go     Serve: the CGI child's answer on stdout
+//
+// Client input never produces a 500: every refusal is a typed error with a
+// 4xx status (StatusOf). Server faults (misconfiguration, a full disk) are
+// 5xx, with the reason on stderr, which Apache writes to its error log.
+//
+// The package makes no outbound request and starts no process, so
+// HTTP_PROXY (httpoxy, CVE-2016-5385) and a Shellshock-style header
+// (CVE-2014-6271) stay inert text.
+package cgi

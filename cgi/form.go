@@ -1,0 +1,41 @@
+package cgi
+
+import (
+	"os"
+
+	"github.com/cgigate/cgigate/decoder"
+)
+
+// Form is a decoded request: the decoder's Result (kind, keywords, fields
+// with their source, the charset and where it came from, warnings) and the
+// files of a multipart body.
+type Form struct {
+	Method string
+	*decoder.Result
+	Files []File
+
+	dir string // the request's temporary folder, if a file was stored
+}
+
+// File is one multipart file part (RFC 7578 § 4.2), stored in a temporary
+// file while the request is answered. Filename is what the client sent,
+// decoded; it is data to show, never a path (CVE-2004-0959).
+type File struct {
+	Name        string // the form field
+	Filename    string
+	ContentType string
+	Size        int64
+	SHA256      string // hex
+	Path        string // the temporary file; removed by RemoveAll
+}
+
+// RemoveAll removes the files stored for f. Call it once the response is
+// written.
+func (f *Form) RemoveAll() error {
+	if f == nil || f.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(f.dir)
+	f.dir = ""
+	return err
+}

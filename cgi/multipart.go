@@ -1,0 +1,271 @@
+package cgi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/cgigate/cgigate/decoder"
+	"github.com/cgigate/cgigate/decoder/charset"
+)
+
+// maxBoundary is RFC 2046 § 5.1.1: "boundary := 0*69<bchars> bcharsnospace",
+// at most 70 characters. Go's mime/multipart takes any length.
+const maxBoundary = 70
+
+// rawFile is a stored file part before its name and file name are decoded
+// with the request's charset.
+type rawFile struct {
+	name        string // raw bytes of the name parameter
+	filename    string // raw bytes of filename, or text of filename*
+	filenameExt bool   // filename came from filename* (already UTF-8)
+	contentType string
+	size        int64
+	sha256      string
+	path        string
+}
+
+// readMultipart reads a multipart/form-data body (RFC 7578) with Go's
+// mime/multipart, adding its text parts to raw, storing its file parts,
+// and refusing what Go lets through:
+//
+//   - the boundary must be present, non-empty and at most 70 characters
+//     (RFC 2046 § 5.1.1); a parameter given twice with different values is
+//     400 (mime.ParseMediaType);
+//   - parts are read raw (NextRawPart): a Content-Transfer-Encoding other
+//     than 7bit, 8bit or binary is 400, since RFC 7578 § 4.7 deprecates it
+//     and Go would decode quoted-printable into bytes the sender hid;
+//   - each part has exactly one Content-Disposition, form-data with a
+//     name; at most Limits.PartHeaders header lines (413), at most
+//     Limits.Parts parts (413);
+//   - a text part is at most the decoder's value limit, a file part at
+//     most Limits.FileBytes (413);
+//   - a body that ends without the closing boundary is 400.
+func readMultipart(body io.Reader, params map[string]string, ct string, d *decoder.Decoder, raw *decoder.Raw, cfg Config, form *Form) ([]rawFile, error) {
+	boundary, ok := params["boundary"]
+	switch {
+	case !ok || boundary == "":
+		return nil, errorf(http.StatusBadRequest, "multipart", ct, "no boundary (RFC 2046 § 5.1.1)")
+	case len(boundary) > maxBoundary:
+		return nil, errorf(http.StatusBadRequest, "multipart", "", "boundary of %d characters, more than %d (RFC 2046 § 5.1.1)", len(boundary), maxBoundary)
+	}
+	lim := cfg.Limits
+	valueMax := int64(d.Options().Limits.ValueBytes)
+	if valueMax == 0 {
+		valueMax = decoder.DefaultMaxValueBytes
+	}
+	mr := multipart.NewReader(body, boundary)
+	var files []rawFile
+	for n := 0; ; n++ {
+		p, err := mr.NextRawPart()
+		if err == io.EOF {
+			return files, nil
+		}
+		if err != nil {
+			return nil, multipartError(err)
+		}
+		if n >= lim.parts() {
+			return nil, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "more than %d parts", lim.parts())
+		}
+		lines := 0
+		for _, vs := range p.Header {
+			lines += len(vs)
+		}
+		if lines > lim.partHeaders() {
+			return nil, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "part %d has %d header lines, more than %d", n+1, lines, lim.partHeaders())
+		}
+		if cte := strings.ToLower(p.Header.Get("Content-Transfer-Encoding")); cte != "" && cte != "7bit" && cte != "8bit" && cte != "binary" {
+			return nil, errorf(http.StatusBadRequest, "multipart", cte, "part %d: Content-Transfer-Encoding is not used in multipart/form-data (RFC 7578 § 4.7)", n+1)
+		}
+		cds := p.Header.Values("Content-Disposition")
+		if len(cds) != 1 {
+			return nil, errorf(http.StatusBadRequest, "multipart", "", "part %d has %d Content-Disposition headers, not one", n+1, len(cds))
+		}
+		disp, dp, err := mime.ParseMediaType(cds[0])
+		if err != nil {
+			return nil, &Error{Status: http.StatusBadRequest, Op: "multipart", Input: cds[0], Msg: fmt.Sprintf("part %d Content-Disposition", n+1), Err: err}
+		}
+		name, hasName := dp["name"]
+		if disp != "form-data" || !hasName {
+			return nil, errorf(http.StatusBadRequest, "multipart", cds[0], "part %d is not form-data with a name (RFC 7578 § 4.2)", n+1)
+		}
+		fn, ext, isFile, warn := fileName(cds[0], dp)
+		if warn != "" {
+			raw.Warnings = append(raw.Warnings, fmt.Sprintf("part %d: %s", n+1, warn))
+		}
+		if !isFile {
+			v, err := io.ReadAll(io.LimitReader(p, valueMax+1))
+			if err != nil {
+				return nil, multipartError(err)
+			}
+			if int64(len(v)) > valueMax {
+				return nil, &decoder.LimitError{Limit: "value bytes", Max: int(valueMax)}
+			}
+			if err := d.Add(raw, name, string(v), "body"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		f, err := storeFile(p, form, cfg)
+		if err != nil {
+			return nil, err
+		}
+		f.name, f.filename, f.filenameExt = name, fn, ext
+		f.contentType = p.Header.Get("Content-Type")
+		files = append(files, f)
+	}
+}
+
+// multipartError types what mime/multipart returns: a limit is 413, the
+// body's own error (short, slow) is kept, anything else is a broken body.
+func multipartError(err error) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return err
+	case errors.Is(err, multipart.ErrMessageTooLarge):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Op: "multipart", Msg: "part headers too large", Err: err}
+	}
+	return &Error{Status: http.StatusBadRequest, Op: "multipart", Msg: "broken body (truncated, or no closing boundary)", Err: err}
+}
+
+// storeFile streams a file part to a temporary file, hashing it on the way.
+// The client's file name plays no part in the path.
+func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
+	if form.dir == "" {
+		dir, err := os.MkdirTemp(cfg.TempDir, "cgigate-")
+		if err != nil {
+			return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "temporary folder", Err: errors.Join(ErrServer, err)}
+		}
+		form.dir = dir
+	}
+	tf, err := os.CreateTemp(form.dir, "part-")
+	if err != nil {
+		return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
+	}
+	defer tf.Close()
+	max := cfg.Limits.fileBytes()
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tf, h), io.LimitReader(p, max+1))
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) || !isWriteError(err) {
+			return rawFile{}, multipartError(err)
+		}
+		return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "storing a file", Err: errors.Join(ErrServer, err)}
+	}
+	if n > max {
+		return rawFile{}, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "a file of more than %d bytes", max)
+	}
+	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), path: tf.Name()}, nil
+}
+
+func isWriteError(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && pe.Op == "write"
+}
+
+// fileName applies the one rule for a part's file name (RFC 7578 § 4.2,
+// RFC 6266 § 4.3): a part with a filename or filename* parameter is a file
+// part. filename* (RFC 5987 / RFC 8187, UTF-8 or US-ASCII, as Go's
+// mime.ParseMediaType decodes it) wins when it decodes; otherwise filename,
+// whose raw bytes are decoded later with the request's charset. When both
+// are present the loser is named in a warning (corpus case 52).
+func fileName(cd string, dp map[string]string) (name string, ext, isFile bool, warn string) {
+	if !strings.Contains(strings.ToLower(cd), "filename*") {
+		name, isFile = dp["filename"]
+		return name, false, isFile, ""
+	}
+	// Parse again with filename* renamed, so that Go reports both values.
+	both := dp
+	if _, p, err := mime.ParseMediaType(renameExt(cd)); err == nil {
+		both = p
+	}
+	plain, hasPlain := both["filename"]
+	extRaw, hasExt := both["x-cgigate-filename-ext"]
+	if !hasExt {
+		return plain, false, hasPlain, ""
+	}
+	text, ok := decodedExt(extRaw)
+	if !ok {
+		return plain, false, true, fmt.Sprintf("filename* %q not decodable (UTF-8 and US-ASCII only), filename used", extRaw)
+	}
+	if hasPlain && plain != text {
+		warn = fmt.Sprintf("filename* %q used, filename %q ignored (RFC 6266 § 4.3)", text, strings.ToValidUTF8(plain, "\uFFFD"))
+	}
+	return text, true, true, warn
+}
+
+// decodedExt reports whether mime.ParseMediaType decodes an RFC 5987
+// value on its own.
+func decodedExt(v string) (string, bool) {
+	_, p, err := mime.ParseMediaType("form-data; filename*=" + v)
+	if err != nil {
+		return "", false
+	}
+	s, ok := p["filename"]
+	return s, ok
+}
+
+// renameExt renames each "filename*" parameter (after a ';') so that
+// mime.ParseMediaType reports it beside "filename" instead of over it.
+func renameExt(cd string) string {
+	var b strings.Builder
+	rest := cd
+	for {
+		i := strings.IndexByte(rest, ';')
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		b.WriteString(rest[:i+1])
+		rest = rest[i+1:]
+		trimmed := strings.TrimLeft(rest, " \t")
+		if len(trimmed) >= 10 && strings.EqualFold(trimmed[:10], "filename*=") {
+			b.WriteString(rest[:len(rest)-len(trimmed)])
+			b.WriteString("x-cgigate-filename-ext=")
+			rest = trimmed[10:]
+		}
+	}
+}
+
+// decodeFiles decodes the stored parts' names and file names with the
+// request's charset.
+func decodeFiles(raws []rawFile, res *decoder.Result) ([]File, error) {
+	if len(raws) == 0 {
+		return []File{}, nil
+	}
+	cs, err := charset.Lookup(res.Charset)
+	if err != nil {
+		cs = charset.UTF8
+	}
+	text := func(s, what string, i int) string {
+		t, bad := cs.Decode([]byte(s))
+		if len(bad) > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("file %d %s: %d invalid byte sequences in %s, replaced by U+FFFD", i+1, what, len(bad), cs.Name()))
+		}
+		return strings.ReplaceAll(t, "\x00", "\uFFFD")
+	}
+	out := make([]File, 0, len(raws))
+	for i, r := range raws {
+		fn := r.filename
+		if r.filenameExt {
+			fn = strings.ReplaceAll(strings.ToValidUTF8(fn, "\uFFFD"), "\x00", "\uFFFD")
+		} else {
+			fn = text(fn, "filename", i)
+		}
+		out = append(out, File{
+			Name: text(r.name, "name", i), Filename: fn,
+			ContentType: strings.ToValidUTF8(r.contentType, "\uFFFD"),
+			Size:        r.size, SHA256: r.sha256, Path: r.path,
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,111 @@
+package cgi
+
+import (
+	"context"
+	"io"
+	"net/http"
+	gocgi "net/http/cgi"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// contentLengthRE is the only CONTENT_LENGTH accepted: RFC 3875 § 4.1.2
+// says 1*digit; ten digits bound it below 10 GB, far beyond any limit.
+// strconv.ParseInt, which net/http/cgi uses, also takes "-1" and "+5".
+var contentLengthRE = regexp.MustCompile(`^[0-9]{1,10}$`)
+
+type infoKey struct{}
+
+// info is what a CGI request carries beyond an *http.Request.
+type info struct {
+	args []string // argv from the server: ISINDEX words, compared only
+	cgi  bool     // built from a CGI environment
+	// noLength: the environment had no CONTENT_LENGTH, so no body.
+	noLength bool
+}
+
+func requestInfo(r *http.Request) info {
+	i, _ := r.Context().Value(infoKey{}).(info)
+	return i
+}
+
+// Request returns the request of the current CGI child process: its
+// environment, os.Stdin and os.Args. It is RequestFromMap over the process
+// state; see there.
+func Request() (*http.Request, error) {
+	return RequestFromMap(Environ(os.Environ()), os.Args[1:], os.Stdin)
+}
+
+// Environ turns "KEY=value" strings into the map RequestFromMap takes.
+func Environ(kv []string) map[string]string {
+	m := make(map[string]string, len(kv))
+	for _, s := range kv {
+		if k, v, ok := strings.Cut(s, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// RequestFromMap builds the request of a CGI child from its RFC 3875
+// meta-variables by way of net/http/cgi.RequestFromMap, then corrects what
+// that function leaves to the caller:
+//
+//   - QUERY_STRING is the query (RFC 3875 § 4.1.7). net/http/cgi builds
+//     the URL from REQUEST_URI when it is set, which after a mod_rewrite
+//     differs from the query the server decided on; r.URL.RawQuery is
+//     replaced by QUERY_STRING.
+//   - CONTENT_LENGTH must match ^[0-9]{1,10}$ (RFC 3875 § 4.1.2); "-1",
+//     "+5", " 5", "1e3" are an *Error with status 400. No CONTENT_LENGTH
+//     means no body (RFC 3875 § 4.1.2: "If no data is attached, then this
+//     metavariable MUST be NULL or unset"): stdin is not read, and
+//     ReadForm warns when a POST names a CONTENT_TYPE all the same.
+//   - The Proxy header (HTTP_PROXY, httpoxy, CVE-2016-5385) is dropped;
+//     the gateway makes no outbound requests at all, and never reads
+//     HTTP_PROXY from its environment.
+//   - args are the words Apache puts in argv for an ISINDEX query (RFC
+//     3875 § 7.2). They are kept to be compared with QUERY_STRING, and are
+//     never read as options: that is the php-cgi attack (CVE-2012-1823,
+//     CVE-2024-4577).
+//
+// The body is stdin, cut at CONTENT_LENGTH; ReadForm bounds and times its
+// reading. When the environment is refused the request is still returned
+// (with no body), so that the error can be answered in the format its
+// Accept header asks for; it is nil only when no request can be built at
+// all (no REQUEST_METHOD), a server fault.
+func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*http.Request, error) {
+	clen, hasCL := env["CONTENT_LENGTH"]
+	var clErr error
+	if hasCL && clen != "" && !contentLengthRE.MatchString(clen) {
+		clErr = errorf(http.StatusBadRequest, "CONTENT_LENGTH", clen, "not a decimal byte count (RFC 3875 § 4.1.2)")
+	}
+	// net/http/cgi parses CONTENT_LENGTH itself and would refuse some of
+	// the bad forms without building a request; hand it a copy without.
+	m := make(map[string]string, len(env))
+	for k, v := range env {
+		if k != "CONTENT_LENGTH" {
+			m[k] = v
+		}
+	}
+	r, err := gocgi.RequestFromMap(m)
+	if err != nil {
+		return nil, &Error{Status: http.StatusInternalServerError, Op: "environment", Msg: "not a CGI request", Err: err}
+	}
+	r.URL.RawQuery = env["QUERY_STRING"]
+	r.URL.ForceQuery = false
+	r.RequestURI = ""
+	r.Header.Del("Proxy")
+	r.Body = http.NoBody
+	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info{args: args, cgi: true, noLength: !hasCL || clen == ""}))
+	if clErr != nil {
+		return r, clErr
+	}
+	n, _ := strconv.ParseInt(clen, 10, 64)
+	r.ContentLength = n
+	if n > 0 {
+		r.Body = io.NopCloser(io.LimitReader(stdin, n))
+	}
+	return r, nil
+}

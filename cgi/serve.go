@@ -1,0 +1,147 @@
+package cgi
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log"
+	"maps"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"slices"
+)
+
+// Serve answers the current CGI request with h and returns once the answer
+// is written: the request from the process (Request), the answer to
+// stdout. The caller should exit right after it: mod_cgid waits for both
+// stdout and stdin to close, so nothing may outlive the answer holding
+// them.
+//
+// net/http/cgi.Serve is not used because it builds its request itself
+// (REQUEST_URI over QUERY_STRING, CONTENT_LENGTH by strconv.ParseInt, no
+// deadline on stdin) and sniffs a Content-Type when the handler sets none.
+func Serve(h http.Handler) error {
+	return ServeEnv(h, Environ(os.Environ()), os.Args[1:], os.Stdin, os.Stdout)
+}
+
+// ServeEnv is Serve over a given environment, argv, stdin and stdout: the
+// pure twin tests and other hosts use. A refused environment (a bad
+// CONTENT_LENGTH) is answered with its error without calling h; a panic in
+// h is a 500 whose reason goes to stderr. The error returned is a server
+// fault: no request at all, or stdout failing.
+func ServeEnv(h http.Handler, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
+	req, err := RequestFromMap(env, args, stdin)
+	w := &response{bw: bufio.NewWriter(stdout), header: make(http.Header)}
+	switch {
+	case req == nil:
+		WriteError(w, nil, err)
+	case err != nil:
+		WriteError(w, req, err)
+	default:
+		Recover(h).ServeHTTP(w, req)
+	}
+	if ferr := w.finish(); ferr != nil {
+		return ferr
+	}
+	if req == nil {
+		return err
+	}
+	return nil
+}
+
+// Recover turns a panic in h into a 500 (when nothing was written yet),
+// with the panic and its stack on stderr: never a crash, and never the
+// server's internals in the answer.
+func Recover(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.Printf("cgigate: panic: %v\n%s", v, debug.Stack())
+				if !tw.wrote {
+					WriteError(tw, r, fmt.Errorf("%w: panic: %v", ErrServer, v))
+				}
+			}
+		}()
+		h.ServeHTTP(tw, r)
+	})
+}
+
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(code int) { t.wrote = true; t.ResponseWriter.WriteHeader(code) }
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// response writes a CGI answer (RFC 3875 § 6): a Status header, the
+// handler's headers, a blank line, the body. It is the gateway's one header
+// writer: every header goes through checkHeader, so none carries CR, LF or
+// NUL and none is Location, Content-Length or Transfer-Encoding; a refused
+// header is left out and named on stderr. A response without a
+// Content-Type gets text/plain; charset=utf-8 rather than a sniffed one.
+type response struct {
+	bw     *bufio.Writer
+	header http.Header
+	wrote  bool
+	err    error
+}
+
+func (r *response) Header() http.Header { return r.header }
+
+func (r *response) WriteHeader(code int) {
+	if r.wrote {
+		return
+	}
+	r.wrote = true
+	if code < 100 || code > 999 {
+		code = http.StatusInternalServerError
+	}
+	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, http.StatusText(code))
+	if r.header.Get("Content-Type") == "" {
+		r.header.Set("Content-Type", Text.ContentType())
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.header)) {
+		for _, v := range r.header[k] {
+			if err := checkHeader(k, v); err != nil {
+				log.Printf("cgigate: header refused: %v", err)
+				continue
+			}
+			fmt.Fprintf(r.bw, "%s: %s\r\n", k, v)
+		}
+	}
+	r.bw.WriteString("\r\n")
+}
+
+func (r *response) Write(p []byte) (int, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.bw.Write(p)
+	r.err = err
+	return n, err
+}
+
+func (r *response) Flush() { r.bw.Flush() }
+
+func (r *response) finish() error {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	if err := r.bw.Flush(); err != nil {
+		return err
+	}
+	return r.err
+}
