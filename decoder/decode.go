@@ -31,18 +31,18 @@ func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
 		Fields:        make([]Field, 0, len(r.Pairs)),
 	}
 	for i, k := range r.Keywords {
-		w, err := d.text(res, cs, src, k, fmt.Sprintf("keyword %d", i+1))
+		w, err := d.text(res, cs, src, k, place{"keyword", i + 1, ""})
 		if err != nil {
 			return nil, err
 		}
 		res.Keywords = append(res.Keywords, w)
 	}
 	for i, p := range r.Pairs {
-		name, err := d.text(res, cs, src, p.Name, fmt.Sprintf("field %d name", i+1))
+		name, err := d.text(res, cs, src, p.Name, place{"field name", i + 1, ""})
 		if err != nil {
 			return nil, err
 		}
-		value, err := d.text(res, cs, src, p.Value, fmt.Sprintf("field %d (%s) value", i+1, name))
+		value, err := d.text(res, cs, src, p.Value, place{"field value", i + 1, name})
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +92,22 @@ func (d *Decoder) chooseCharset(r *Raw, ev Evidence) (*charset.Charset, Source, 
 	return charset.UTF8, SourceDefault, 1, nil
 }
 
-func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw, where string) (string, error) {
+// place says where a piece of text stood, for warnings; it is formatted
+// only when there is something to warn about.
+type place struct {
+	what  string
+	index int
+	name  string
+}
+
+func (p place) String() string {
+	if p.name != "" {
+		return fmt.Sprintf("%s %d (%s)", p.what, p.index, p.name)
+	}
+	return fmt.Sprintf("%s %d", p.what, p.index)
+}
+
+func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw string, where place) (string, error) {
 	s, bad := decodeString(cs, raw)
 	if len(bad) > 0 {
 		if d.opts.Strict {
@@ -110,14 +125,14 @@ func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw, where 
 		if d.opts.Strict {
 			return "", &CharsetError{Source: src, Label: cs.Name(), Err: errNUL}
 		}
-		res.Warnings = append(res.Warnings, where+": NUL replaced by U+FFFD")
+		res.Warnings = append(res.Warnings, where.String()+": NUL replaced by U+FFFD")
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	if d.opts.NCR && strings.Contains(s, "&#") {
 		var warns []string
 		s, warns = expandNCRs(s)
 		for _, w := range warns {
-			res.Warnings = append(res.Warnings, where+": "+w)
+			res.Warnings = append(res.Warnings, where.String()+": "+w)
 		}
 	}
 	return s, nil

@@ -24,36 +24,47 @@ func unescape(s string, mode escapeMode) (out string, bad []int) {
 		return s, nil
 	}
 	var b strings.Builder
-	b.Grow(len(s))
+	// Each valid escape shrinks three bytes to one.
+	b.Grow(max(len(s)-2*strings.Count(s[i:], "%"), len(s)/3))
 	b.WriteString(s[:i])
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '+' && mode == modeForm:
-			b.WriteByte(' ')
-		case c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]):
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-		case c == '%':
+	for i < len(s) {
+		switch c := s[i]; c {
+		case '+':
+			if mode == modeForm {
+				c = ' '
+			}
+			b.WriteByte(c)
+			i++
+		case '%':
+			if i+2 < len(s) {
+				if hi, lo := unhexTable[s[i+1]], unhexTable[s[i+2]]; hi < 16 && lo < 16 {
+					b.WriteByte(hi<<4 | lo)
+					i += 3
+					continue
+				}
+			}
 			bad = append(bad, i)
 			b.WriteByte(c)
+			i++
 		default:
-			b.WriteByte(c)
+			// Copy the run of plain bytes up to the next '%' or '+' at once.
+			j := i + 1
+			for j < len(s) && s[j] != '%' && s[j] != '+' {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
 		}
 	}
 	return b.String(), bad
 }
 
-func ishex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
-}
+// unhexTable maps a byte to its value as a hex digit, or to 0xFF.
+const unhexTable = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\xff\xff\xff\xff\xff\xff" +
+	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"

@@ -122,12 +122,15 @@ func (d *Decoder) splitPairs(r *Raw, s, origin string) error {
 	if err := d.addTotal(r, len(s)); err != nil {
 		return err
 	}
-	seps := "&"
+	next := func(s string) int { return strings.IndexByte(s, '&') }
 	if d.opts.Semicolon {
-		seps = "&;"
+		next = func(s string) int { return strings.IndexAny(s, "&;") }
+	}
+	if n := min(strings.Count(s, "&")+1, d.opts.Limits.fields()); cap(r.Pairs)-len(r.Pairs) < n {
+		r.Pairs = append(make([]RawPair, 0, len(r.Pairs)+n), r.Pairs...)
 	}
 	for off := 0; off < len(s); {
-		end := strings.IndexAny(s[off:], seps)
+		end := next(s[off:])
 		if end < 0 {
 			end = len(s)
 		} else {

@@ -63,7 +63,7 @@ func isASCII(b []byte) bool {
 // given room for one character's bytes cannot consume a second one, even
 // when an error at EOF settles several at once (GB18030's "81 30 81 2F").
 // A U+FFFD can be real text only in the encodings that can encode it (UTF-8
-// is handled apart; GB18030 encodes it as 84 31 A4 37).
+// is handled apart; GB18030, and GBK which decodes as GB18030, encode it as 84 31 A4 37).
 func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
 	t := c.enc.NewDecoder()
 	var (
@@ -116,7 +116,7 @@ func step(t transform.Transformer, src, dst []byte) (int, []byte) {
 }
 
 func (c *Charset) encodesReplacement(b []byte) bool {
-	return c.name == "gb18030" && string(b) == "\x84\x31\xA4\x37"
+	return (c.name == "gb18030" || c.name == "gbk") && string(b) == "\x84\x31\xA4\x37"
 }
 
 // decodeUTF8 replaces each maximal subpart of an ill-formed sequence with one

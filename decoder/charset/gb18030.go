@@ -106,13 +106,13 @@ func scanGB18030(src []byte, atEOF bool) (n, size int, r rune) {
 		if b1 < 0x40 || b1 == 0x7F || b1 == 0xFF {
 			return i, errorSize(b1), utf8.RuneError
 		}
-		if c := gbUserDefined(b, b1); c >= 0 {
-			return i, 2, c
-		}
 		if min := gbHoleMin[b]; min != 0 && b1 >= min {
 			if c, ok := gbHoles[uint16(b)<<8|uint16(b1)]; ok {
 				return i, 2, c
 			}
+		}
+		if c := gbUserDefined(b, b1); c >= 0 {
+			return i, 2, c
 		}
 		i += 2
 	}

@@ -61,11 +61,14 @@ func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 type patchedEncoding struct {
 	encoding.Encoding                              // supplies the encoder
 	decoder           func() transform.Transformer // the decoder to patch
-	scan              scanner
+	scan              scanner                      // nil: decoder is the whole fix
 	encoder           func() transform.Transformer // nil: Encoding's encoder
 }
 
 func (e *patchedEncoding) NewDecoder() *encoding.Decoder {
+	if e.scan == nil {
+		return &encoding.Decoder{Transformer: e.decoder()}
+	}
 	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan}}
 }
 

@@ -1,7 +1,7 @@
 // Command gengb writes gb18030_holes.go: the two-byte gb18030 sequences that
 // the Encoding Standard's index-gb18030.txt maps and x/text's GB18030 table
-// turns into U+FFFD (outside the three user-defined areas, which the wrapper
-// decodes by arithmetic). Run from decoder/charset:
+// turns into U+FFFD, and the exceptions to the arithmetic by which the
+// wrapper decodes the three user-defined areas. Run from decoder/charset:
 //
 //	go run ./internal/gengb ../../../shared/vectors/whatwg-encoding/index-gb18030.txt
 package main
@@ -47,7 +47,12 @@ func main() {
 		} else {
 			trail += 0x41
 		}
-		if userDefined(lead, trail) {
+		if u := userDefined(lead, trail); u >= 0 {
+			if u != rune(c) {
+				// An exception to the arithmetic of the user-defined areas.
+				fmt.Fprintf(&b, "0x%02X%02X: 0x%04X, // not %U\n", lead, trail, c, u)
+				n++
+			}
 			continue
 		}
 		got, _ := dec.Bytes([]byte{byte(lead), byte(trail)})
@@ -74,8 +79,20 @@ func main() {
 	log.Printf("%d holes", n)
 }
 
-func userDefined(lead, trail int) bool {
-	return lead >= 0xAA && lead <= 0xAF && trail >= 0xA1 ||
-		lead >= 0xF8 && trail >= 0xA1 ||
-		lead >= 0xA1 && lead <= 0xA7 && trail <= 0xA0
+// userDefined is the arithmetic of gb18030.go's gbUserDefined, kept apart so
+// that the generator checks the package rather than itself.
+func userDefined(lead, trail int) rune {
+	switch {
+	case lead >= 0xAA && lead <= 0xAF && trail >= 0xA1:
+		return 0xE000 + rune(lead-0xAA)*94 + rune(trail-0xA1)
+	case lead >= 0xF8 && trail >= 0xA1:
+		return 0xE234 + rune(lead-0xF8)*94 + rune(trail-0xA1)
+	case lead >= 0xA1 && lead <= 0xA7 && trail <= 0xA0:
+		t := rune(trail) - 0x40
+		if trail > 0x7F {
+			t--
+		}
+		return 0xE4C6 + rune(lead-0xA1)*96 + t
+	}
+	return -1
 }

@@ -1,0 +1,55 @@
+package charset
+
+import (
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+)
+
+// x/text's EUC-JP decoder reads some invalid sequences differently from the
+// Encoding Standard's EUC-JP decoder (§ 13.1.1): after 8E or 8F it replaces
+// a byte outside the valid range with a second U+FFFD, and it swallows an
+// ASCII byte that ends an invalid pair, where the standard gives it back.
+// The wrapper checks the structure of each sequence itself and gives x/text
+// only the well-formed ones: ASCII, 8E A1-DF (half-width katakana), A1-FE
+// A1-FE (JIS X 0208) and 8F A1-FE A1-FE (JIS X 0212).
+
+func init() { fixes["euc-jp"] = fixEUCJP }
+
+func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
+	return &patchedEncoding{Encoding: enc, decoder: decoderOf(enc), scan: scanEUCJP}
+}
+
+func inA1FE(b byte) bool { return b >= 0xA1 && b != 0xFF }
+
+func scanEUCJP(src []byte, atEOF bool) (n, size int, r rune) {
+	for i := 0; i < len(src); {
+		b := src[i]
+		if b < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if b != 0x8E && b != 0x8F && !inA1FE(b) {
+			return i, 1, utf8.RuneError
+		}
+		if i+1 >= len(src) {
+			return incomplete(i, 1, atEOF)
+		}
+		b1 := src[i+1]
+		switch {
+		case b == 0x8E && b1 >= 0xA1 && b1 <= 0xDF, b != 0x8E && b != 0x8F && inA1FE(b1):
+			i += 2
+		case b == 0x8F && inA1FE(b1):
+			if i+2 >= len(src) {
+				return incomplete(i, 2, atEOF)
+			}
+			if b2 := src[i+2]; !inA1FE(b2) {
+				return i, 1 + errorSize(b2), utf8.RuneError
+			}
+			i += 3
+		default:
+			return i, errorSize(b1), utf8.RuneError
+		}
+	}
+	return len(src), 0, 0
+}
