@@ -1,0 +1,133 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/decoder"
+)
+
+// gateway is the cgigate handler: the ISINDEX prompt, searches, form
+// submissions, each rendered by the Accept header.
+type gateway struct {
+	cfg    config
+	cfgErr error // a bad configuration: every request is a 500
+	now    func() time.Time
+}
+
+func newGateway(cfg config, cfgErr error) *gateway {
+	return &gateway{cfg: cfg, cfgErr: cfgErr, now: time.Now}
+}
+
+// isindexField is the field the prompt page's no-script fallback sends.
+const isindexField = "isindex"
+
+func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.cfgErr != nil {
+		cgi.WriteError(w, r, g.cfgErr)
+		return
+	}
+	form, err := cgi.ReadForm(r, g.cfg.cgi)
+	if err != nil {
+		cgi.WriteError(w, r, err)
+		return
+	}
+	defer form.RemoveAll()
+	if err := g.isindexFallback(form); err != nil {
+		cgi.WriteError(w, r, err)
+		return
+	}
+	f := cgi.Negotiate(r.Header.Get("Accept"))
+	if form.Kind == decoder.Empty && f == cgi.HTML {
+		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP())
+		cgi.Respond(w, http.StatusOK, f, renderPrompt())
+		return
+	}
+	res := newResult(form)
+	switch {
+	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
+		results, warns, err := search(g.cfg.indexDir, form.Keywords)
+		if err != nil {
+			cgi.WriteError(w, r, &cgi.Error{Status: http.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
+			return
+		}
+		res.Results = results
+		res.Warnings = append(res.Warnings, warns...)
+	case form.Kind == decoder.Form && g.cfg.record != "":
+		if err := appendLine(g.cfg.record, newRecord(g.now(), remoteHost(r.RemoteAddr), res)); err != nil {
+			cgi.WriteError(w, r, &cgi.Error{Status: http.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
+			return
+		}
+	}
+	var body []byte
+	switch f {
+	case cgi.JSON:
+		body = renderJSON(res)
+	case cgi.Text:
+		body = renderText(res)
+	default:
+		cgi.SetHeader(w.Header(), "Content-Security-Policy", resultCSP)
+		body = renderHTML(res)
+	}
+	cgi.Respond(w, http.StatusOK, f, body)
+}
+
+// isindexFallback takes a GET whose only field is "isindex" (besides
+// _charset_) as an ISINDEX search for its words: the prompt page's form
+// without script.
+func (g *gateway) isindexFallback(form *cgi.Form) error {
+	if form.Kind != decoder.Form || form.Method == http.MethodPost || len(form.Files) > 0 {
+		return nil
+	}
+	var value *string
+	for i, fd := range form.Fields {
+		switch {
+		case fd.Name == "_charset_":
+		case fd.Name == isindexField && value == nil:
+			value = &form.Fields[i].Value
+		default:
+			return nil
+		}
+	}
+	if value == nil {
+		return nil
+	}
+	words := strings.Fields(*value)
+	max := g.cfg.cgi.Decoder.Limits.Keywords
+	if max == 0 {
+		max = decoder.DefaultMaxKeywords
+	}
+	if max > 0 && len(words) > max {
+		return &decoder.LimitError{Limit: "keywords", Max: max}
+	}
+	form.Kind, form.Keywords, form.Fields = decoder.ISINDEX, words, []decoder.Field{}
+	if len(words) == 0 {
+		form.Kind = decoder.Empty
+	}
+	return nil
+}
+
+func remoteHost(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}
+
+// Content-Security-Policy: the pages load nothing, the prompt runs only
+// its own script (by hash, CSP 3 § 8.2), forms post only to the gateway.
+const resultCSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+var promptCSP = sync.OnceValue(func() string {
+	h := sha256.Sum256([]byte(promptScript))
+	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+		base64.StdEncoding.EncodeToString(h[:]))
+})

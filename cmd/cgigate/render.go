@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strings"
+	"sync"
+
+	"github.com/cgigate/cgigate/cgi"
+)
+
+// result is the JSON rendering, a contract documented in the README:
+// every key is always present, lists empty rather than null.
+type result struct {
+	Kind          string         `json:"kind"`
+	Method        string         `json:"method"`
+	Charset       string         `json:"charset"`
+	CharsetSource string         `json:"charset_source"`
+	Keywords      []string       `json:"keywords"`
+	Fields        []fieldJSON    `json:"fields"`
+	Files         []fileJSON     `json:"files"`
+	Results       []searchResult `json:"results"`
+	Warnings      []string       `json:"warnings"`
+}
+
+type fieldJSON struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+type fileJSON struct {
+	Name        string `json:"name"`
+	Filename    string `json:"filename"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
+	SHA256      string `json:"sha256"`
+}
+
+// valid makes a string valid UTF-8 before it is rendered: html/template
+// and encoding/json would pass some invalid bytes on (corpus case 68).
+func valid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+func newResult(f *cgi.Form) result {
+	res := result{
+		Kind: f.Kind.String(), Method: f.Method, Charset: f.Charset, CharsetSource: string(f.CharsetSource),
+		Keywords: []string{}, Fields: []fieldJSON{}, Files: []fileJSON{}, Results: []searchResult{}, Warnings: []string{},
+	}
+	for _, k := range f.Keywords {
+		res.Keywords = append(res.Keywords, valid(k))
+	}
+	for _, fd := range f.Fields {
+		res.Fields = append(res.Fields, fieldJSON{valid(fd.Name), valid(fd.Value), fd.Origin})
+	}
+	for _, fl := range f.Files {
+		res.Files = append(res.Files, fileJSON{valid(fl.Name), valid(fl.Filename), valid(fl.ContentType), fl.Size, fl.SHA256})
+	}
+	for _, w := range f.Warnings {
+		res.Warnings = append(res.Warnings, valid(w))
+	}
+	return res
+}
+
+func renderJSON(res result) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.Encode(res)
+	return b.Bytes()
+}
+
+func renderText(res result) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "kind: %s\nmethod: %s\ncharset: %s (%s)\n", res.Kind, res.Method, res.Charset, res.CharsetSource)
+	for _, k := range res.Keywords {
+		fmt.Fprintf(&b, "keyword: %q\n", k)
+	}
+	for _, f := range res.Fields {
+		fmt.Fprintf(&b, "field (%s): %q = %q\n", f.Source, f.Name, f.Value)
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(&b, "file: %q filename %q type %q size %d sha256 %s\n", f.Name, f.Filename, f.ContentType, f.Size, f.SHA256)
+	}
+	for _, r := range res.Results {
+		fmt.Fprintf(&b, "result %.3f: %q <%s>\n  %q\n", r.Score, r.Title, r.URL, r.Snippet)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "warning: %q\n", w)
+	}
+	return b.Bytes()
+}
+
+// Templates are parsed on first use, not at init: a CGI process starts per
+// request and most answers need one template or none (JSON, text, errors).
+var (
+	resultPage = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("result").Parse(resultHTML))
+	})
+	promptPage = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("prompt").Parse(promptHTML))
+	})
+)
+
+func renderHTML(res result) []byte {
+	var b bytes.Buffer
+	if err := resultPage().Execute(&b, res); err != nil {
+		panic(err) // a template fault is a server fault; cgi.Recover answers 500
+	}
+	return b.Bytes()
+}
+
+func renderPrompt() []byte {
+	var b bytes.Buffer
+	if err := promptPage().Execute(&b, template.JS(promptScript)); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+const resultHTML = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
+<body>
+<h1>{{.Kind}}</h1>
+<p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
+{{if .Keywords}}<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Results}}<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
+{{else if .Keywords}}<p class="results">No document matches.</p>{{end}}
+{{if .Fields}}<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
+{{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Files}}<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
+{{range .Files}}<tr><td>{{.Name}}</td><td>{{.Filename}}</td><td>{{.ContentType}}</td><td>{{.Size}}</td><td><code>{{.SHA256}}</code></td></tr>
+{{end}}</table>{{end}}
+{{if .Warnings}}<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</body></html>
+`
+
+// promptScript turns the search box into a real ISINDEX query (RFC 3875
+// § 4.4, HTML 2.0 § 7.5): the words, each percent-encoded (so no '=' and
+// no '+' survive unencoded), joined by '+'. Without script the form sends
+// "isindex=words", which the gateway takes as the keywords.
+const promptScript = `document.getElementById("isindex").addEventListener("submit", function (e) {
+  e.preventDefault();
+  var words = document.getElementById("q").value.split(/\s+/).filter(Boolean).map(encodeURIComponent);
+  if (words.length) { location.search = "?" + words.join("+"); }
+});`
+
+const promptHTML = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>cgigate: searchable index</title></head>
+<body>
+<h1>This is a searchable index</h1>
+<form id="isindex" method="get" action="" accept-charset="utf-8">
+<label>Enter search keywords: <input id="q" name="isindex" autofocus></label>
+<button type="submit">Search</button>
+</form>
+<script>{{.}}</script>
+</body></html>
+`

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// searchResult is one matching document.
+type searchResult struct {
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	Snippet string  `json:"snippet"`
+	Score   float64 `json:"score"`
+}
+
+// Bounds of a search: an index is a folder a site maintains, but a CGI
+// process must still answer fast.
+const (
+	maxDocs       = 10000
+	maxDocBytes   = 4 << 20
+	maxResults    = 50
+	snippetRadius = 80 // bytes of text each side of the first match
+)
+
+// search looks for documents in dir (.txt and .html, recursively, no
+// symlinks followed) in which every keyword occurs. Text is folded with
+// NFKC and Unicode full case folding (UAX #15, Unicode § 3.13, via x/text),
+// so width and case do not matter: "ｲﾝｻﾂ" finds "インサツ", "STRASSE" finds
+// "Straße". Results are ranked by the number of occurrences (a match in
+// the title counts three times), ties by path; the URL is the document's
+// path relative to dir, each segment escaped: the site publishes the
+// folder at that relative URL.
+//
+// A document that cannot be read or is not valid UTF-8 is skipped with a
+// warning; a missing or unreadable dir is a server fault.
+func search(dir string, keywords []string) ([]searchResult, []string, error) {
+	var needles []string
+	for _, k := range keywords {
+		if f := fold(k).text; f != "" {
+			needles = append(needles, f)
+		}
+	}
+	if len(needles) == 0 {
+		return []searchResult{}, nil, nil
+	}
+	var warns []string
+	var results []searchResult
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", rel(dir, path), err))
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		ext := strings.ToLower(filepath.Ext(path))
+		if ext != ".txt" && ext != ".html" && ext != ".htm" {
+			return nil
+		}
+		if n++; n > maxDocs {
+			return fs.SkipAll
+		}
+		title, text, err := readDoc(path, ext)
+		if err != nil {
+			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", rel(dir, path), err))
+			return nil
+		}
+		if title == "" {
+			title = rel(dir, path)
+		}
+		if r, ok := match(title, text, needles); ok {
+			r.URL = docURL(rel(dir, path))
+			results = append(results, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, warns, fmt.Errorf("index %s: %w", dir, err)
+	}
+	sort.SliceStable(results, func(i, j int) bool {
+		if results[i].Score != results[j].Score {
+			return results[i].Score > results[j].Score
+		}
+		return results[i].URL < results[j].URL
+	})
+	if len(results) > maxResults {
+		results = results[:maxResults]
+	}
+	if results == nil {
+		results = []searchResult{}
+	}
+	return results, warns, nil
+}
+
+func rel(dir, path string) string {
+	r, err := filepath.Rel(dir, path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(r)
+}
+
+func docURL(rel string) string {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// readDoc returns a document's title and text.
+func readDoc(path, ext string) (title, text string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxDocBytes+1))
+	if err != nil {
+		return "", "", err
+	}
+	if len(b) > maxDocBytes {
+		return "", "", fmt.Errorf("larger than %d bytes", maxDocBytes)
+	}
+	if !utf8.Valid(b) {
+		return "", "", fmt.Errorf("not valid UTF-8")
+	}
+	if ext == ".txt" {
+		return "", string(b), nil
+	}
+	return htmlText(b)
+}
+
+// htmlText extracts the title and the text of an HTML document with the
+// x/net/html tokenizer, leaving out script, style and template content.
+func htmlText(b []byte) (title, text string, err error) {
+	z := html.NewTokenizer(bytes.NewReader(b))
+	var sb, tb strings.Builder
+	skip, inTitle := 0, false
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if z.Err() == io.EOF {
+				return strings.Join(strings.Fields(tb.String()), " "), sb.String(), nil
+			}
+			return "", "", z.Err()
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Script, atom.Style, atom.Template, atom.Noscript:
+				skip++
+			case atom.Title:
+				inTitle = true
+			}
+			sb.WriteByte(' ')
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Script, atom.Style, atom.Template, atom.Noscript:
+				if skip > 0 {
+					skip--
+				}
+			case atom.Title:
+				inTitle = false
+			}
+			sb.WriteByte(' ')
+		case html.TextToken:
+			t := string(z.Text())
+			switch {
+			case inTitle:
+				tb.WriteString(t)
+			case skip == 0:
+				sb.WriteString(t)
+			}
+		}
+	}
+}
+
+// folded is text after NFKC and full case folding, with a map from each
+// folded segment back to where it started in the original.
+type folded struct {
+	text   string
+	starts []int // folded offset where segment i starts
+	orig   []int // original offset of segment i
+}
+
+var folder = cases.Fold()
+
+// fold folds s segment by segment (norm.Iter cuts at normalization
+// boundaries), so that a match in the folded text maps back to the
+// original for the snippet.
+func fold(s string) folded {
+	var f folded
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	var b strings.Builder
+	for !it.Done() {
+		pos := it.Pos()
+		seg := it.Next()
+		f.starts = append(f.starts, b.Len())
+		f.orig = append(f.orig, pos)
+		b.WriteString(folder.String(string(seg)))
+	}
+	f.text = b.String()
+	return f
+}
+
+// origOffset maps a folded offset to the start of its original segment.
+func (f folded) origOffset(off int) int {
+	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > off }) - 1
+	if i < 0 {
+		return 0
+	}
+	return f.orig[i]
+}
+
+func match(title, text string, needles []string) (searchResult, bool) {
+	ft, fb := fold(title), fold(text)
+	score := 0
+	first := -1
+	for _, n := range needles {
+		c := strings.Count(fb.text, n) + 3*strings.Count(ft.text, n)
+		if c == 0 {
+			return searchResult{}, false
+		}
+		score += c
+		if i := strings.Index(fb.text, n); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	r := searchResult{Title: title, Score: float64(score)}
+	if first >= 0 {
+		r.Snippet = snippet(text, fb.origOffset(first))
+	} else {
+		r.Snippet = snippet(text, 0)
+	}
+	return r, true
+}
+
+// snippet is the text around offset at, cut at rune boundaries, with
+// whitespace collapsed; the renderers escape it.
+func snippet(text string, at int) string {
+	lo, hi := max(0, at-snippetRadius), min(len(text), at+snippetRadius)
+	for lo > 0 && !utf8.RuneStart(text[lo]) {
+		lo--
+	}
+	for hi < len(text) && !utf8.RuneStart(text[hi]) {
+		hi++
+	}
+	s := strings.Join(strings.FieldsFunc(text[lo:hi], unicode.IsSpace), " ")
+	if lo > 0 {
+		s = "…" + s
+	}
+	if hi < len(text) {
+		s += "…"
+	}
+	return s
+}
