@@ -147,7 +147,7 @@ func TestPOSTBodiesReachTheCGIAndLimitRequestBodyRefusesLargerOnes(t *testing.T)
 			s := apachetest.Start(t, apachetest.Options{
 				MPM: mpm, CGI: map[string]string{"echo": echoBin}, LimitRequestBody: 16,
 			})
-			t.Run("a body at the limit is passed on stdin with no argv words", func(t *testing.T) {
+			t.Run("a body at the limit reaches stdin while the query still gives argv words", func(t *testing.T) {
 				body := []byte("q=%88%F3%8D%FC&x")
 				rep := echo(t, s, "POST", s.CGIPath("echo")+"?isindex", body)
 				if !bytes.Equal(rep.Body, body) {
