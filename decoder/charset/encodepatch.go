@@ -14,9 +14,9 @@ type extraEncoder struct {
 	extras map[rune][]byte
 }
 
-func encoderWithExtras(enc encoding.Encoding, extras map[rune][]byte) func() transform.Transformer {
+func encoderWithExtras(enc encoding.Encoding, extras func() map[rune][]byte) func() transform.Transformer {
 	return func() transform.Transformer {
-		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras}
+		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras()}
 	}
 }
 

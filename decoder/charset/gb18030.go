@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -28,8 +29,46 @@ import (
 func init() { fixes["gb18030"] = fixGB18030 }
 
 func fixGB18030(enc encoding.Encoding) encoding.Encoding {
-	return &patchedEncoding{Encoding: enc, decoder: decoderOf(simplifiedchinese.GB18030), scan: scanGB18030}
+	return &patchedEncoding{
+		Encoding: enc,
+		decoder:  decoderOf(simplifiedchinese.GB18030),
+		scan:     scanGB18030,
+		encoder:  encoderWithExtras(enc, gbExtras),
+	}
 }
+
+// gbExtras is what the standard's gb18030 encoder (§ 10.2.2) writes for the
+// code points the wrapper decodes itself: their two-byte sequence (the
+// first pointer in the index, as "index gb18030 pointer" takes). x/text
+// has no two-byte sequence for them and, in GB18030, writes a four-byte
+// sequence that the standard decodes to another character (U+E000 becomes
+// 83 38 98 37, which is U+F014).
+var gbExtras = sync.OnceValue(func() map[rune][]byte {
+	m := map[rune][]byte{}
+	enc := simplifiedchinese.GBK.NewEncoder()
+	add := func(lead, trail byte, c rune) {
+		if _, done := m[c]; done {
+			return
+		}
+		if b, err := enc.String(string(c)); err == nil && len(b) == 2 && b < string([]byte{lead, trail}) {
+			return // x/text already writes an earlier pointer
+		}
+		m[c] = []byte{lead, trail}
+	}
+	for lead := 0x81; lead <= 0xFE; lead++ {
+		for trail := 0x40; trail <= 0xFE; trail++ {
+			if trail == 0x7F {
+				continue
+			}
+			if c, ok := gbHoles[uint16(lead)<<8|uint16(trail)]; ok {
+				add(byte(lead), byte(trail), c)
+			} else if c := gbUserDefined(byte(lead), byte(trail)); c >= 0 {
+				add(byte(lead), byte(trail), c)
+			}
+		}
+	}
+	return m
+})
 
 // gbUserDefined is the Private Use Area code point index-gb18030.txt gives a
 // two-byte sequence in one of GBK's user-defined areas, or -1.

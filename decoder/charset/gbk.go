@@ -10,10 +10,16 @@ import (
 // hold four-byte sequences; x/text's GBK decoder turns them into U+FFFD and
 // digits. The wrapper decodes GBK labels as gb18030 (with the gb18030 fixes)
 // and keeps x/text's GBK encoder, which is the standard's gb18030 encoder
-// with its GBK flag set (U+20AC as 0x80, no four-byte sequences).
+// with its GBK flag set (U+20AC as 0x80, no four-byte sequences), plus the
+// two-byte sequences the gb18030 wrapper decodes itself.
 
 func init() { fixes["gbk"] = fixGBK }
 
 func fixGBK(enc encoding.Encoding) encoding.Encoding {
-	return &patchedEncoding{Encoding: enc, decoder: decoderOf(simplifiedchinese.GB18030), scan: scanGB18030}
+	return &patchedEncoding{
+		Encoding: enc,
+		decoder:  decoderOf(simplifiedchinese.GB18030),
+		scan:     scanGB18030,
+		encoder:  encoderWithExtras(enc, gbExtras),
+	}
 }

@@ -15,7 +15,7 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(enc),
 		scan:     scanWindows1252,
-		encoder:  encoderWithExtras(enc, windows1252C1),
+		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
 	}
 }
 
