@@ -168,6 +168,12 @@ func heldOutWords() map[string]bool {
 
 func isLetter(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
 
+// isPhonetic finds the modifier and small-capital letters of abbreviations
+// such as French "2ᵉ": no charset candidate has them.
+func isPhonetic(r rune) bool {
+	return r >= 0x2B0 && r <= 0x2FF || r >= 0x1D00 && r <= 0x1DBF || r >= 0xA700 && r <= 0xA7FF
+}
+
 func splitWords(s string) []string {
 	s = strings.ToLower(norm.NFC.String(s))
 	return strings.FieldsFunc(s, func(r rune) bool { return !isLetter(r) })
@@ -189,8 +195,9 @@ func readDict(d dict, held map[string]bool) []string {
 		line, _, _ = strings.Cut(line, "/")
 		line, _, _ = strings.Cut(line, "\t")
 		line, _, _ = strings.Cut(line, " ")
+		line = strings.ReplaceAll(line, "ĳ", "ij") // Dutch writes the ligature as two letters
 		for _, w := range splitWords(line) {
-			if !held[w] {
+			if !held[w] && !strings.ContainsFunc(w, isPhonetic) {
 				words = append(words, w)
 			}
 		}
@@ -246,7 +253,7 @@ func bigramTable(words []string) (alphabet, table string) {
 }
 
 // servingCharsets are the single-byte candidates that encode the letters
-// making 99.5% of the language's letter mass.
+// making 99.5% of the mass of the language's non-ASCII letters.
 func servingCharsets(lang string, words []string, alphabet string) []string {
 	if lang == "vi" {
 		// Windows-1258 writes Vietnamese with combining tone marks: the
@@ -257,7 +264,7 @@ func servingCharsets(lang string, words []string, alphabet string) []string {
 	total := 0
 	for _, w := range words {
 		for _, r := range w {
-			if r >= 0x80 {
+			if r >= 0x80 && strings.ContainsRune(alphabet, r) {
 				count[r]++
 				total++
 			}

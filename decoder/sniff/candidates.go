@@ -1,0 +1,124 @@
+package sniff
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/cgigate/cgigate/decoder/charset"
+)
+
+// candidate is one legacy encoding the sniffer weighs.
+type candidate struct {
+	name string
+	// base is the prior in bits: how often forms arrive in this encoding
+	// compared with the others serving the same languages (windows-1251 is
+	// far commoner than KOI8-R, Shift_JIS than EUC-JP).
+	base float64
+	// cjk is the CJK language whose text the encoding carries, or noCJK.
+	cjk cjkLang
+	// alpha are the indexes in alphaLangs of the alphabetic languages the
+	// encoding writes.
+	alpha []int
+	// nfc marks windows-1258, whose Vietnamese is decomposed (a base letter
+	// and a combining tone mark): it is composed before scoring.
+	nfc bool
+	c   *charset.Charset
+}
+
+func (c *candidate) cs() *charset.Charset { return c.c }
+
+// candidateList is the order that breaks ties; names are WHATWG names.
+var candidateList = []struct {
+	name string
+	base float64
+	cjk  cjkLang
+}{
+	{"shift_jis", 0, cjkJa},
+	{"euc-jp", -1, cjkJa},
+	{"iso-2022-jp", -1, cjkJa},
+	{"euc-kr", 0, cjkKo},
+	{"gbk", 0, cjkHans},
+	{"big5", -0.5, cjkHant},
+	{"windows-1252", 0, noCJK},
+	{"windows-1251", 0, noCJK},
+	{"windows-1250", -0.5, noCJK},
+	{"windows-1253", -0.5, noCJK},
+	{"windows-1254", -1, noCJK},
+	{"windows-1255", -0.5, noCJK},
+	{"windows-1256", -0.5, noCJK},
+	{"windows-1257", -1.5, noCJK},
+	{"windows-1258", -1.5, noCJK},
+	{"windows-874", -0.5, noCJK},
+	{"koi8-r", -1.5, noCJK},
+	{"koi8-u", -2.5, noCJK},
+	{"iso-8859-2", -1.5, noCJK},
+	{"iso-8859-7", -1, noCJK},
+}
+
+// candidates is built on first use: a CGI process that never sniffs never
+// looks the encodings up.
+var candidates = sync.OnceValue(func() []*candidate {
+	out := make([]*candidate, 0, len(candidateList))
+	for _, e := range candidateList {
+		c := &candidate{name: e.name, base: e.base, cjk: e.cjk, nfc: e.name == "windows-1258", c: charset.MustLookup(e.name)}
+		for i := range alphaLangs {
+			if slices.Contains(alphaLangs[i].charsets, e.name) {
+				c.alpha = append(c.alpha, i)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+})
+
+// restrict keeps the candidates named by labels (all when labels is empty)
+// and says whether UTF-8 may be the answer. Labels no encoding answers to
+// are ignored; if none is left, nothing is restricted.
+func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
+	all := candidates()
+	if len(labels) == 0 {
+		return all, true
+	}
+	names := make([]string, 0, len(labels))
+	for _, l := range labels {
+		if c, err := charset.Lookup(l); err == nil {
+			names = append(names, c.Name())
+		}
+	}
+	if len(names) == 0 {
+		return all, true
+	}
+	for _, c := range all {
+		if slices.Contains(names, c.name) {
+			cands = append(cands, c)
+		}
+	}
+	return cands, slices.Contains(names, "utf-8")
+}
+
+// score is the log2 probability (in bits, higher is better) of the decoded
+// samples in the likeliest language the encoding serves, plus the priors.
+func (c *candidate) score(decoded []string, pri priors) float64 {
+	best := negInf
+	if c.cjk != noCJK {
+		s := 0.0
+		for _, t := range decoded {
+			s -= cjkCost(c.cjk, t)
+		}
+		best = s + pri.of(cjkNames[c.cjk])
+	}
+	if len(c.alpha) > 0 {
+		if c.nfc {
+			decoded = composed(decoded)
+		}
+		for _, i := range c.alpha {
+			l := &alphaLangs[i]
+			s := 0.0
+			for _, t := range decoded {
+				s -= l.cost(t)
+			}
+			best = max(best, s+pri.of(l.name))
+		}
+	}
+	return best + c.base
+}

@@ -1,0 +1,98 @@
+package sniff
+
+import "unicode/utf8"
+
+// cjkLang names a CJK language model.
+type cjkLang int8
+
+const (
+	noCJK cjkLang = iota - 1
+	cjkJa
+	cjkKo
+	cjkHans
+	cjkHant
+)
+
+var cjkNames = [...]string{cjkJa: "ja", cjkKo: "ko", cjkHans: "zh-Hans", cjkHant: "zh-Hant"}
+
+// Character classes of CJK text.
+const (
+	clsHan = iota
+	clsHira
+	clsKata
+	clsHangul
+	nClasses
+)
+
+// classCost is -log2 of the share of each class in running text of each
+// language, in bits: Japanese mixes kanji, hiragana and katakana; Chinese is
+// nearly all hanzi; Korean nearly all hangul, with some hanja.
+var classCost = [...][nClasses]float64{
+	cjkJa:   {clsHan: 1.25, clsHira: 1.6, clsKata: 2.3, clsHangul: 20},
+	cjkKo:   {clsHan: 6.5, clsHira: 18, clsKata: 18, clsHangul: 0.1},
+	cjkHans: {clsHan: 0.06, clsHira: 16, clsKata: 16, clsHangul: 20},
+	cjkHant: {clsHan: 0.06, clsHira: 16, clsKata: 16, clsHangul: 20},
+}
+
+var hanTables = [...]string{cjkJa: hanJa, cjkKo: hanKo, cjkHans: hanHans, cjkHant: hanHant}
+
+// Costs in bits of characters outside the frequency tables.
+const (
+	cjkPunctCost    = 7  // U+3000..U+303F: 、。「」 and the ideographic space
+	fullwidthCost   = 9  // U+FF01..U+FF5E: fullwidth ASCII
+	halfKanaCost    = 13 // U+FF61..U+FF9F in Japanese: halfwidth katakana
+	jamoCost        = 14 // U+3131..U+318E in Korean: lone jamo
+	otherScriptCost = 15 // Greek and Cyrillic rows of the CJK sets
+	rareCost        = 20 // a script foreign to the language
+	privateCost     = 22 // private use and supplementary planes
+)
+
+// cjkCost is -log2 of the probability of t in language l, in bits.
+func cjkCost(l cjkLang, t string) float64 {
+	total := 0.0
+	for i := 0; i < len(t); {
+		r, size := utf8.DecodeRuneInString(t[i:])
+		i += size
+		switch {
+		case r < 0x80:
+			total += nonLetterCost(r)
+		case r >= 0x4E00 && r <= 0x9FFF:
+			total += classCost[l][clsHan] + float64(digit(hanTables[l][r-0x4E00]))/2
+		case r >= 0x3041 && r <= 0x309F:
+			if l == cjkJa {
+				total += classCost[l][clsHira] + float64(digit(hiraganaJa[r-0x3040]))/2
+			} else {
+				total += classCost[l][clsHira] + 6
+			}
+		case r >= 0x30A0 && r <= 0x30FF:
+			if l == cjkJa {
+				total += classCost[l][clsKata] + float64(digit(katakanaJa[r-0x30A0]))/2
+			} else {
+				total += classCost[l][clsKata] + 6
+			}
+		case r >= 0xAC00 && r <= 0xD7A3:
+			if l == cjkKo {
+				total += classCost[l][clsHangul] + float64(digit(hangulKo[r-0xAC00]))/2
+			} else {
+				total += rareCost
+			}
+		case r >= 0x3000 && r <= 0x303F:
+			total += cjkPunctCost
+		case r >= 0xFF01 && r <= 0xFF5E:
+			total += fullwidthCost
+		case r >= 0xFF61 && r <= 0xFF9F:
+			total += pick(l == cjkJa, halfKanaCost, rareCost)
+		case r >= 0x3131 && r <= 0x318E:
+			total += pick(l == cjkKo, jamoCost, rareCost)
+		case r >= 0x0370 && r <= 0x04FF:
+			total += otherScriptCost
+		case r >= 0xE000 && r <= 0xF8FF, r > 0xFFFF:
+			total += privateCost
+		case r >= 0x3400 && r <= 0x4DBF, r >= 0xF900 && r <= 0xFAFF:
+			total += rareCost
+		default:
+			total += nonLetterCost(r)
+		}
+	}
+	return total
+}

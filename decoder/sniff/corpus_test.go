@@ -1,0 +1,144 @@
+package sniff
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/cgigate/cgigate/decoder/charset"
+)
+
+// The corpus is written by testdata/sniff/gen.py with Python's codecs; the
+// uchardet answers by testdata/sniff/uchardet.sh. Paths are relative to
+// this package.
+var (
+	corpusPath   = filepath.Join("..", "..", "testdata", "sniff", "corpus.jsonl")
+	uchardetPath = filepath.Join("..", "..", "testdata", "sniff", "uchardet.tsv")
+)
+
+type corpusRow struct {
+	Lang, Text, Charset, Hex, Bucket string
+	raw                              []byte
+	uchardet                         string
+	uchardetOK                       bool
+}
+
+func loadCorpus(t testing.TB) []corpusRow {
+	t.Helper()
+	f, err := os.Open(corpusPath)
+	if err != nil {
+		t.Fatalf("the corpus is committed with the package: %v", err)
+	}
+	defer f.Close()
+	var rows []corpusRow
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r corpusRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.raw, err = hex.DecodeString(r.Hex); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, r)
+	}
+	u, err := os.ReadFile(uchardetPath)
+	if err != nil {
+		t.Fatalf("uchardet's answers are committed with the corpus: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(u)), "\n")
+	if len(lines) != len(rows) {
+		t.Fatalf("uchardet.tsv has %d lines for %d corpus rows: run testdata/sniff/uchardet.sh", len(lines), len(rows))
+	}
+	for i, line := range lines {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[0] != rows[i].Hex {
+			t.Fatalf("uchardet.tsv line %d does not match the corpus: run testdata/sniff/uchardet.sh", i+1)
+		}
+		rows[i].uchardet, rows[i].uchardetOK = f[1], f[2] == "1"
+	}
+	return rows
+}
+
+// decodesExactly reports whether name decodes raw into text: a guess naming
+// another charset that decodes the bytes identically is as good.
+func decodesExactly(name string, raw []byte, text string) bool {
+	c, err := charset.Lookup(name)
+	if err != nil {
+		return false
+	}
+	got, bad := c.Decode(raw)
+	return len(bad) == 0 && norm.NFC.String(got) == text
+}
+
+type tally struct{ ok, n int }
+
+func (t tally) rate() float64 { return float64(t.ok) / float64(max(t.n, 1)) }
+
+var buckets = []string{"2-4", "5-12", "13-40"}
+
+func TestSniffDecodesTheHeldOutCorpusBetterThanUchardet(t *testing.T) {
+	rows := loadCorpus(t)
+	ours, theirs := map[string]*tally{}, map[string]*tally{}
+	byLang := map[string]*tally{}
+	for _, b := range append(buckets, "all") {
+		ours[b], theirs[b] = &tally{}, &tally{}
+	}
+	var misses []string
+	for _, r := range rows {
+		g, _ := New().Sniff([][]byte{r.raw}, Evidence{})
+		ok := decodesExactly(g.Charset, r.raw, r.Text)
+		if byLang[r.Lang] == nil {
+			byLang[r.Lang] = &tally{}
+		}
+		for _, k := range []string{r.Bucket, "all"} {
+			ours[k].n++
+			theirs[k].n++
+			if ok {
+				ours[k].ok++
+			}
+			if r.uchardetOK {
+				theirs[k].ok++
+			}
+		}
+		byLang[r.Lang].n++
+		if ok {
+			byLang[r.Lang].ok++
+		} else {
+			misses = append(misses, fmt.Sprintf("%s %q %s -> %s (%.2f)", r.Lang, r.Text, r.Charset, g.Charset, g.Confidence))
+		}
+	}
+	t.Logf("%-6s %6s %8s %8s", "bucket", "rows", "sniff", "uchardet")
+	for _, b := range append(buckets, "all") {
+		t.Logf("%-6s %6d %7.1f%% %7.1f%%", b, ours[b].n, 100*ours[b].rate(), 100*theirs[b].rate())
+	}
+	langs := make([]string, 0, len(byLang))
+	for l := range byLang {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		t.Logf("  %-8s %3d/%3d", l, byLang[l].ok, byLang[l].n)
+	}
+	if testing.Verbose() {
+		for _, m := range misses {
+			t.Log("  miss:", m)
+		}
+	}
+	if r := ours["all"].rate(); r < 0.85 {
+		t.Errorf("exact decode rate %.1f%% is below 85%%", 100*r)
+	}
+	for _, b := range buckets {
+		if ours[b].rate() <= theirs[b].rate() {
+			t.Errorf("bucket %s: sniff decodes %.1f%% exactly, uchardet %.1f%%", b, 100*ours[b].rate(), 100*theirs[b].rate())
+		}
+	}
+}

@@ -1,0 +1,24 @@
+// Package sniff guesses the charset of the short percent-decoded byte strings
+// a form or an ISINDEX search sends (a search word is often 2 to 10 bytes),
+// when the request names none: HTML § 4.10.21.7 lets a browser encode a form
+// in the page's legacy encoding without saying so, and RFC 3986 § 2.1 leaves
+// the meaning of percent-encoded octets to the application.
+//
+// Valid UTF-8 that is not pure ASCII is UTF-8 (Encoding Standard § 4.1
+// makes UTF-8 the default). Otherwise every candidate in which the bytes are
+// valid (decoder/charset reports the errors) decodes them, and the decoded
+// text is scored as the language that charset serves would write it: letter
+// pair costs for alphabetic languages, character costs for Chinese,
+// Japanese and Korean whose mass sits where the charsets' own structure puts
+// the common characters (JIS X 0208 level 1 and kana, GB 2312 level 1, the
+// KS X 1001 hangul block, Big5's frequent block), then an Accept-Language
+// prior (RFC 9110 § 12.5.4) and a host TLD prior are added. Candidates that
+// decode the bytes into the same text share their weight, so that a guess
+// of windows-1252 for bytes that mean the same in windows-1250 counts alike.
+//
+// The tables are static strings written by internal/gentables from the
+// hunspell dictionaries and the Unicode Unihan database; nothing is built at
+// init, so a CGI process that never sniffs pays nothing.
+package sniff
+
+//go:generate go run ./internal/gentables

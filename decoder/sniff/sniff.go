@@ -1,0 +1,167 @@
+package sniff
+
+import (
+	"math"
+	"unicode/utf8"
+)
+
+// Evidence is what a request tells about its charset besides the bytes.
+// The zero value means no evidence.
+type Evidence struct {
+	// AcceptLanguage is the request's Accept-Language header (RFC 9110
+	// § 12.5.4): "ja,en;q=0.5" makes Japanese charsets likelier.
+	AcceptLanguage string
+	// Host is the server's host name (with or without a port); its
+	// country-code TLD makes that country's language likelier.
+	Host string
+	// Candidates restricts the guess to these encodings (labels or WHATWG
+	// names), for instance the family a bare "EUC" hint names: euc-jp,
+	// euc-kr, gbk. Empty means every candidate the package knows.
+	Candidates []string
+}
+
+// Guess is a charset and how sure the sniffer is of it.
+type Guess struct {
+	// Charset is the encoding's WHATWG name, as charset.Lookup accepts it.
+	Charset string
+	// Confidence is the guess's share of the weight of all the decodings
+	// the bytes allow, from 0 to 1.
+	Confidence float64
+}
+
+// Sniffer guesses the one charset shared by the byte strings of a request.
+type Sniffer interface {
+	// Sniff scores all samples jointly. ok is false when the samples hold
+	// no byte that tells charsets apart (pure ASCII, which every candidate
+	// decodes alike; the Guess is then zero) or when no candidate decodes
+	// them all without error (the Guess then names the candidate with the
+	// fewest errors, with Confidence 0).
+	Sniff(samples [][]byte, ev Evidence) (g Guess, ok bool)
+}
+
+// Detector is the package's Sniffer. The zero value is ready to use and
+// safe for concurrent use.
+type Detector struct{}
+
+// New returns a Sniffer with the default candidates and tables.
+func New() Sniffer { return Detector{} }
+
+// temperature flattens the scores before they become a confidence: the
+// language models are simple and would otherwise be overconfident.
+const temperature = 2
+
+// Sniff implements Sniffer.
+func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
+	high, esc := false, false
+	for _, s := range samples {
+		for _, b := range s {
+			high = high || b >= 0x80
+			esc = esc || b == 0x1B
+		}
+	}
+	if !high && !esc {
+		return Guess{}, false
+	}
+	cands, utf8Allowed := restrict(ev.Candidates)
+	if utf8Allowed && high && allUTF8(samples) {
+		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
+	}
+	pri := priorsFor(ev)
+	type group struct {
+		key    string
+		weight float64 // log2 of the summed weights of the members
+		best   *candidate
+		score  float64
+	}
+	var (
+		groups   []group
+		fewest   *candidate
+		fewestN  = math.MaxInt
+		decoded  = make([]string, len(samples))
+		keyBytes []byte
+	)
+	for _, c := range cands {
+		nbad := 0
+		for i, s := range samples {
+			text, bad := c.cs().Decode(s)
+			decoded[i] = text
+			nbad += len(bad)
+		}
+		if nbad > 0 {
+			if nbad < fewestN {
+				fewest, fewestN = c, nbad
+			}
+			continue
+		}
+		score := c.score(decoded, pri)
+		keyBytes = keyBytes[:0]
+		for _, t := range decoded {
+			keyBytes = append(keyBytes, t...)
+			keyBytes = append(keyBytes, 0)
+		}
+		found := false
+		for i := range groups {
+			g := &groups[i]
+			if g.key == string(keyBytes) {
+				g.weight = logAdd(g.weight, score)
+				if score > g.score {
+					g.best, g.score = c, score
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, group{key: string(keyBytes), weight: score, best: c, score: score})
+		}
+	}
+	if len(groups) == 0 {
+		if fewest == nil {
+			return Guess{}, false
+		}
+		return Guess{Charset: fewest.name}, false
+	}
+	best := 0
+	for i := range groups {
+		if groups[i].weight > groups[best].weight {
+			best = i
+		}
+	}
+	sum := 0.0
+	for i := range groups {
+		sum += math.Exp2((groups[i].weight - groups[best].weight) / temperature)
+	}
+	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
+}
+
+// logAdd is log2(2^a + 2^b).
+func logAdd(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return a + math.Log2(1+math.Exp2(b-a))
+}
+
+func allUTF8(samples [][]byte) bool {
+	for _, s := range samples {
+		if !utf8.Valid(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// utf8Confidence grows with the multibyte sequences seen: legacy text that
+// happens to be valid UTF-8 is rare and gets rarer with each one (a lead
+// byte must be followed by exactly the right number of 0x80..0xBF bytes).
+func utf8Confidence(samples [][]byte) float64 {
+	n := 0
+	for _, s := range samples {
+		for _, b := range s {
+			if b >= 0xC0 {
+				n++
+			}
+		}
+	}
+	return 1 - math.Exp2(-3-4*float64(n))
+}
