@@ -146,3 +146,29 @@ func TestStepsString(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseHost checks that parsing never panics, that the ASCII form is
+// ASCII, and that parsing is idempotent: the ASCII and Unicode forms of a
+// parsed host parse back to the same ASCII form.
+func FuzzParseHost(f *testing.F) {
+	for _, s := range []string{"www.%79%61%68%6f%6f.com", "xn--mnchen-3ya.de", "münchen.de", "0x7f.1", "[::1]", "M---5E5M72COA9E.jp", "a.b.c.xn--pokxncvks", "faß.de"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, raw string, legacy bool) {
+		o := Options{Legacy: legacy}
+		h, err := o.ParseHost(raw)
+		if err != nil {
+			return
+		}
+		if !isASCII(h.ASCII) {
+			t.Fatalf("ParseHost(%q).ASCII = %q is not ASCII", raw, h.ASCII)
+		}
+		for _, form := range []string{h.ASCII, h.Unicode} {
+			again, err := Options{}.ParseHost(form)
+			if err != nil || again.ASCII != h.ASCII {
+				t.Fatalf("ParseHost(%q) = %q / %q, but ParseHost(%q) = %q, %v", raw, h.ASCII, h.Unicode, form, again.ASCII, err)
+			}
+		}
+	})
+}

@@ -2,6 +2,7 @@ package idn
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -64,13 +65,19 @@ func ToUnicode(domain string) (string, error) {
 
 func domainToUnicode(domain string) (string, error) {
 	s, err := whatwg.ToUnicode(domain)
-	if err == nil {
+	if err == nil && !slices.ContainsFunc(splitLabels(domain), badACELabel) {
 		return s, nil
+	}
+	if err == nil {
+		err = errACELabel
 	}
 	// x/net/idna returns a partial result on error in which a label that
 	// failed validation may already be decoded: rebuild label by label.
 	labels := splitLabels(domain)
 	for i, l := range labels {
+		if badACELabel(l) {
+			continue
+		}
 		if u, lerr := whatwg.ToUnicode(l); lerr == nil {
 			labels[i] = u
 		}
@@ -103,6 +110,13 @@ func splitLabels(s string) []string {
 // must be ASCII).
 var errACELabel = errors.New(`"xn--" label is empty or not ASCII`)
 
+// badACELabel reports whether l starts with "xn--" (ASCII case-insensitive)
+// and is empty after it or not ASCII: cases x/net/idna lets through.
+// Labels spelled with full-width or other mapped characters are not caught.
+func badACELabel(l string) bool {
+	return len(l) >= 4 && strings.EqualFold(l[:4], "xn--") && (len(l) == 4 || !isASCII(l))
+}
+
 // domainToASCII runs the steps of "domain to ASCII" and returns the bare
 // cause on failure.
 func domainToASCII(domain string) (string, error) {
@@ -116,10 +130,8 @@ func domainToASCII(domain string) (string, error) {
 		// their A-labels are not valid IDNA.
 		s = strings.ToLower(domain)
 	} else {
-		for _, l := range splitLabels(domain) {
-			if len(l) >= 4 && strings.EqualFold(l[:4], "xn--") && (len(l) == 4 || !isASCII(l)) {
-				return "", errACELabel
-			}
+		if slices.ContainsFunc(splitLabels(domain), badACELabel) {
+			return "", errACELabel
 		}
 		var err error
 		s, err = whatwg.ToASCII(domain)
