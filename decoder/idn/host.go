@@ -176,10 +176,12 @@ func (o Options) parse(raw string) (Host, error) {
 	// so that punycode alone does not count as a mapping. The Punycode
 	// profile validates nothing, and its partial result on error is the
 	// text wanted here.
-	in, _ := idna.Punycode.ToUnicode(domain)
-	out, _ := idna.Punycode.ToUnicode(ascii)
-	if in != out {
-		h.Steps |= Mapped
+	if domain != ascii {
+		in, _ := idna.Punycode.ToUnicode(domain)
+		out, _ := idna.Punycode.ToUnicode(ascii)
+		if in != out {
+			h.Steps |= Mapped
+		}
 	}
 	return h, nil
 }

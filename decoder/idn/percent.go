@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	xunicode "golang.org/x/text/encoding/unicode"
 )
@@ -40,7 +41,7 @@ func decodeHostText(raw string) (text string, decoded bool, err error) {
 var utf8NoBOM = xunicode.UTF8
 
 func toValidUTF8(b string) string {
-	if isASCII(b) {
+	if utf8.ValidString(b) { // the decoder would return it unchanged
 		return b
 	}
 	s, err := utf8NoBOM.NewDecoder().String(b)
