@@ -99,8 +99,11 @@ func WithLegacy() Option { return func(o *Options) { o.Legacy = true } }
 // forbidden domain code points, and, when it ends in a number, parsed as an
 // IPv4 address. raw is the host alone, without userinfo or port.
 //
-// Errors are *Error values whose Err is a *ForbiddenCodePointError, a
-// *LegacyError, or the idna package's error.
+// Errors are *Error values naming the input. Their Err is a
+// *ForbiddenCodePointError, a *LegacyError (only with [WithLegacy]: a label
+// that looks legacy-encoded but is not), the idna package's error for an
+// invalid non-ASCII domain, or a plain error for an empty domain or a bad
+// IPv4 or IPv6 address.
 func ParseHost(raw string, opts ...Option) (Host, error) {
 	var o Options
 	for _, f := range opts {

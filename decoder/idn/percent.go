@@ -9,7 +9,7 @@ import (
 	xunicode "golang.org/x/text/encoding/unicode"
 )
 
-// decodeHostText is steps 4 of the URL Standard's host parser
+// decodeHostText is step 4 of the URL Standard's host parser
 // (https://url.spec.whatwg.org/#concept-host-parser): percent-decode the host
 // (https://url.spec.whatwg.org/#percent-decode), then "UTF-8 decode without
 // BOM" it (https://encoding.spec.whatwg.org/#utf-8-decode-without-bom): a
