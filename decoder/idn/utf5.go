@@ -10,8 +10,9 @@ import (
 // digits without leading zeros (U+0000 is a single digit 0), each digit a
 // quintet whose high bit is set on the first digit only. Quintets are
 // written as the characters 0-9 A-V, so a first digit 0-F appears as G-V and
-// a following digit as 0-9 A-F. For labels (draft-jseng-idn-*), "---" after
-// the first character marks the label as UTF-5 ("triple-hyphened").
+// a following digit as 0-9 A-F. In a domain label, "---" after the first
+// character marks the label as UTF-5 ("triple-hyphened"); see legacy.go for
+// where that convention comes from.
 
 const utf5Mark = "---"
 
