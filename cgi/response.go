@@ -64,7 +64,7 @@ func Negotiate(accept string) Format {
 			if spec < 0 {
 				continue
 			}
-			if q > bestQ || q == bestQ && spec > bestSpec {
+			if q > bestQ || q == bestQ && (spec > bestSpec || spec == bestSpec && c.f < best) {
 				best, bestQ, bestSpec = c.f, q, spec
 			}
 		}
@@ -124,7 +124,8 @@ func checkHeader(name, value string) error {
 
 // Respond writes a whole response: its status, its Content-Type with
 // charset=utf-8, X-Content-Type-Options: nosniff, and body made valid UTF-8
-// (any invalid byte becomes U+FFFD; html/template passes them through).
+// (each run of invalid bytes becomes one U+FFFD, as bytes.ToValidUTF8
+// does; html/template passes them through).
 // It sets no Content-Length: Apache does.
 func Respond(w http.ResponseWriter, status int, f Format, body []byte) {
 	h := w.Header()

@@ -1,0 +1,190 @@
+package cgi_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"github.com/cgigate/cgigate/cgi"
+)
+
+func ExampleRequestFromMap() {
+	env := map[string]string{
+		"GATEWAY_INTERFACE": "CGI/1.1", "SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET",
+		"QUERY_STRING": "a=1", "REQUEST_URI": "/rewritten?b=2", "HTTP_PROXY": "http://evil/",
+	}
+	r, err := cgi.RequestFromMap(env, nil, nil)
+	fmt.Println(r.URL.RawQuery, r.Header.Get("Proxy") == "", err)
+	// Output: a=1 true <nil>
+}
+
+func ExampleRequestFromMap_badContentLength() {
+	env := map[string]string{"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST", "CONTENT_LENGTH": "+5"}
+	_, err := cgi.RequestFromMap(env, nil, strings.NewReader("a=1&b"))
+	fmt.Println(cgi.StatusOf(err), err)
+	// Output: 400 cgi: CONTENT_LENGTH "+5": not a decimal byte count (RFC 3875 § 4.1.2)
+}
+
+func ExampleRequest() {
+	// In a CGI child: the environment, os.Args and os.Stdin of the process.
+	if os.Getenv("GATEWAY_INTERFACE") == "" {
+		fmt.Println("not run by a web server")
+		return
+	}
+	r, err := cgi.Request()
+	fmt.Println(r.Method, err)
+	// Output: not run by a web server
+}
+
+func ExampleEnviron() {
+	env := cgi.Environ([]string{"REQUEST_METHOD=GET", "QUERY_STRING=a=b=c"})
+	fmt.Println(env["QUERY_STRING"])
+	// Output: a=b=c
+}
+
+func ExampleReadForm() {
+	body := "b=%E5%8D%B0&c=3"
+	env := map[string]string{
+		"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST", "QUERY_STRING": "a=1",
+		"CONTENT_TYPE": "application/x-www-form-urlencoded; charset=utf-8", "CONTENT_LENGTH": fmt.Sprint(len(body)),
+	}
+	r, _ := cgi.RequestFromMap(env, nil, strings.NewReader(body))
+	form, err := cgi.ReadForm(r, cgi.Config{})
+	if err != nil {
+		fmt.Println(cgi.StatusOf(err), err)
+		return
+	}
+	defer form.RemoveAll()
+	fmt.Println(form.Kind, form.Charset, form.CharsetSource)
+	for _, f := range form.Fields {
+		fmt.Println(f.Origin, f.Name, f.Value)
+	}
+	// Output:
+	// form utf-8 content-type
+	// query a 1
+	// body b 印
+	// body c 3
+}
+
+func ExampleForm_RemoveAll() {
+	body := "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\n\r\nhello\r\n--B--\r\n"
+	env := map[string]string{
+		"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST",
+		"CONTENT_TYPE": "multipart/form-data; boundary=B", "CONTENT_LENGTH": fmt.Sprint(len(body)),
+	}
+	r, _ := cgi.RequestFromMap(env, nil, strings.NewReader(body))
+	form, err := cgi.ReadForm(r, cgi.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f := form.Files[0]
+	fmt.Println(f.Name, f.Filename, f.Size, f.SHA256[:16])
+	form.RemoveAll()
+	_, err = os.Stat(f.Path)
+	fmt.Println(errors.Is(err, os.ErrNotExist))
+	// Output:
+	// f a.txt 5 2cf24dba5fb0a30e
+	// true
+}
+
+func ExampleServeEnv() {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("hello\n"))
+	})
+	env := map[string]string{"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET"}
+	var out bytes.Buffer
+	cgi.ServeEnv(h, env, nil, strings.NewReader(""), &out)
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
+	// Output:
+	// Status: 200 OK
+	// Content-Type: text/plain; charset=utf-8
+	// X-Content-Type-Options: nosniff
+	//
+	// hello
+}
+
+func ExampleServe() {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("hello\n"))
+	})
+	if os.Getenv("GATEWAY_INTERFACE") != "" {
+		if err := cgi.Serve(h); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0) // right after the answer: mod_cgid waits for stdout and stdin to close
+	}
+}
+
+func ExampleRecover() {
+	h := cgi.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("bug") }))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	fmt.Println(w.Code)
+	// Output: 500
+}
+
+func ExampleNegotiate() {
+	fmt.Println(cgi.Negotiate("application/json;q=0.9, text/plain;q=0.5").ContentType())
+	fmt.Println(cgi.Negotiate("").ContentType())
+	// Output:
+	// application/json; charset=utf-8
+	// text/html; charset=utf-8
+}
+
+func ExampleFormat_ContentType() {
+	fmt.Println(cgi.Text.ContentType())
+	// Output: text/plain; charset=utf-8
+}
+
+func ExampleSetHeader() {
+	h := http.Header{}
+	fmt.Println(cgi.SetHeader(h, "X-Next", "a\r\nSet-Cookie: a=b"))
+	fmt.Println(cgi.SetHeader(h, "Location", "/cgi-bin/admin.cgi"))
+	fmt.Println(cgi.SetHeader(h, "Cache-Control", "no-store"), h.Get("Cache-Control"))
+	// Output:
+	// cgi: header X-Next value "a\r\nSet-Cookie: a=b" holds a control byte
+	// cgi: header Location is never sent by the gateway
+	// <nil> no-store
+}
+
+func ExampleRespond() {
+	w := httptest.NewRecorder()
+	cgi.Respond(w, http.StatusOK, cgi.JSON, []byte("{\"a\":\"\xff\"}\n"))
+	fmt.Print(w.Header().Get("Content-Type"), "\n", w.Body.String())
+	// Output:
+	// application/json; charset=utf-8
+	// {"a":"�"}
+}
+
+func ExampleWriteError() {
+	r := httptest.NewRequest("POST", "/", nil)
+	r.Header.Set("Accept", "application/json")
+	w := httptest.NewRecorder()
+	cgi.WriteError(w, r, &cgi.Error{Status: http.StatusUnsupportedMediaType, Op: "Content-Type", Input: "application/xml", Msg: "not a form encoding"})
+	fmt.Print(w.Code, " ", w.Body.String())
+	// Output: 415 {"error":"cgi: Content-Type \"application/xml\": not a form encoding","status":415}
+}
+
+func ExampleStatusOf() {
+	_, err := cgi.RequestFromMap(map[string]string{"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST", "CONTENT_LENGTH": "1e3"}, nil, nil)
+	fmt.Println(cgi.StatusOf(err))
+	// Output: 400
+}
+
+func ExampleMessage() {
+	fmt.Println(cgi.Message(errors.Join(cgi.ErrServer, errors.New("disk full at /var/x"))))
+	// Output: Internal Server Error
+}
+
+func ExampleError() {
+	err := fmt.Errorf("reading: %w", &cgi.Error{Status: 413, Op: "multipart", Msg: "more than 1000 parts"})
+	var e *cgi.Error
+	fmt.Println(errors.As(err, &e), e.Status, e)
+	// Output: true 413 cgi: multipart: more than 1000 parts
+}

@@ -1,0 +1,175 @@
+package cgi_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cgigate/cgigate/cgi"
+)
+
+const mpType = "multipart/form-data; boundary=XyZ"
+
+func TestMultipart(t *testing.T) {
+	t.Run("text parts are fields and file parts are stored files with size and sha256", func(t *testing.T) {
+		content := "hello <file>\x00\xff"
+		body := mp("XyZ",
+			part{`Content-Disposition: form-data; name="a"`, "1"},
+			part{"Content-Disposition: form-data; name=\"up\"; filename=\"notes.txt\"\r\nContent-Type: text/plain", content},
+			part{`Content-Disposition: form-data; name="b"`, "<2>"})
+		f, err := readForm(t, post(mpType, body, "QUERY_STRING", "q=0"), body, cgi.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fieldsOf(f); len(got) != 3 || got[0] != [3]string{"q", "0", "query"} || got[1] != [3]string{"a", "1", "body"} || got[2] != [3]string{"b", "<2>", "body"} {
+			t.Errorf("fields %q", got)
+		}
+		if len(f.Files) != 1 {
+			t.Fatalf("files %+v", f.Files)
+		}
+		fl := f.Files[0]
+		sum := sha256.Sum256([]byte(content))
+		if fl.Name != "up" || fl.Filename != "notes.txt" || fl.ContentType != "text/plain" || fl.Size != int64(len(content)) || fl.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("file %+v", fl)
+		}
+		stored, err := os.ReadFile(fl.Path)
+		if err != nil || string(stored) != content {
+			t.Errorf("stored %q, %v", stored, err)
+		}
+		if err := f.RemoveAll(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(fl.Path); !os.IsNotExist(err) {
+			t.Errorf("temporary file left after RemoveAll: %v", err)
+		}
+	})
+	t.Run("a file part over the file limit is 413 and leaves no file", func(t *testing.T) {
+		dir := t.TempDir()
+		body := mp("XyZ", part{`Content-Disposition: form-data; name="up"; filename="big"`, strings.Repeat("x", 101)})
+		_, err := readForm(t, post(mpType, body), body, cgi.Config{TempDir: dir, Limits: cgi.Limits{FileBytes: 100}})
+		wantStatus(t, err, 413)
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("left in the temporary folder: %v", left)
+		}
+	})
+	t.Run("a file name is decoded in the request's charset", func(t *testing.T) {
+		name := loadEncoded(t, "shift_jis", "資料.txt")
+		body := mp("XyZ",
+			part{`Content-Disposition: form-data; name="_charset_"`, "shift_jis"},
+			part{`Content-Disposition: form-data; name="up"; filename="` + name.bytes(t) + `"`, "x"})
+		f, err := readForm(t, post(mpType, body), body, cgi.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Files[0].Filename != name.Text {
+			t.Errorf("filename %q; want %q", f.Files[0].Filename, name.Text)
+		}
+	})
+	t.Run("a client file name is data, never a path (corpus case 51, CVE-2004-0959)", func(t *testing.T) {
+		dir := t.TempDir()
+		for _, fn := range []string{`..\..\win.ini`, "../../etc/passwd", "/etc/passwd"} {
+			body := mp("XyZ", part{`Content-Disposition: form-data; name="f"; filename="` + strings.ReplaceAll(fn, `\`, `\\`) + `"`, "x"})
+			f, err := readForm(t, post(mpType, body), body, cgi.Config{TempDir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fl := f.Files[0]
+			if fl.Filename != fn {
+				t.Errorf("filename %q; want %q as sent", fl.Filename, fn)
+			}
+			if !strings.HasPrefix(fl.Path, dir+string(filepath.Separator)) || strings.Contains(fl.Path, "win.ini") || strings.Contains(fl.Path, "passwd") {
+				t.Errorf("stored at %q", fl.Path)
+			}
+		}
+	})
+}
+
+// The rule for filename and filename* (corpus case 52).
+func TestMultipartFilenameRule(t *testing.T) {
+	for _, tc := range []struct {
+		name, params, want, warn string
+	}{
+		{"filename* wins over filename, and the loser is named", `filename="a.txt"; filename*=UTF-8''b.txt`, "b.txt", `filename "a.txt" ignored`},
+		{"filename* alone is percent-decoded UTF-8", `filename*=UTF-8''%E5%8D%B0.txt`, "印.txt", ""},
+		{"filename* first and filename after still gives filename*", `filename*=utf-8''b.txt; filename="a.txt"`, "b.txt", "ignored"},
+		{"a filename* in a charset Go cannot decode leaves filename", `filename="a.txt"; filename*=ISO-8859-1''%E9.txt`, "a.txt", "not decodable"},
+		{"a filename alone is used as sent", `filename="a b.txt"`, "a b.txt", ""},
+		{"an empty filename is a file part with no name", `filename=""`, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := mp("XyZ", part{`Content-Disposition: form-data; name="f"; ` + tc.params, "x"})
+			f, err := readForm(t, post(mpType, body), body, cgi.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Files) != 1 || f.Files[0].Filename != tc.want {
+				t.Fatalf("files %+v; want filename %q", f.Files, tc.want)
+			}
+			w := strings.Join(f.Warnings, "\n")
+			if tc.warn == "" && w != "" || !strings.Contains(w, tc.warn) {
+				t.Errorf("warnings %q; want %q", f.Warnings, tc.warn)
+			}
+		})
+	}
+}
+
+func TestMultipartRefusals(t *testing.T) {
+	ok := mp("XyZ", part{`Content-Disposition: form-data; name="a"`, "A"})
+	b71 := strings.Repeat("x", 71)
+	manyParts := mp("XyZ", repeatPart(part{`Content-Disposition: form-data; name="a"`, "A"}, 1001)...)
+	manyHeaders := "--XyZ\r\n" + strings.Repeat("X-A: b\r\n", 10001) + "Content-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--XyZ--\r\n"
+	someHeaders := "--XyZ\r\n" + strings.Repeat("X-A: b\r\n", 17) + "Content-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--XyZ--\r\n"
+	longHeader := "--XyZ\r\nContent-Disposition: form-data; name=\"" + strings.Repeat("a", 11<<20) + "\"\r\n\r\nA\r\n--XyZ--\r\n"
+	for _, tc := range []struct {
+		name, ct, body string
+		cfg            cgi.Config
+		status         int
+	}{
+		{"no boundary is 400 (corpus case 48)", "multipart/form-data", ok, cgi.Config{}, 400},
+		{"an empty quoted boundary is 400 (corpus case 48)", `multipart/form-data; boundary=""`, ok, cgi.Config{}, 400},
+		{"a boundary of 71 characters is 400 (corpus case 49)", "multipart/form-data; boundary=" + b71, mp(b71, part{`Content-Disposition: form-data; name="a"`, "A"}), cgi.Config{}, 400},
+		{"a boundary given twice is 400 (corpus case 50)", "multipart/form-data; boundary=abc; boundary=def", ok, cgi.Config{}, 400},
+		{"quoted-printable is refused, not decoded (corpus case 53)", mpType,
+			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: quoted-printable", "=3Cscript=3E"}), cgi.Config{}, 400},
+		{"a body without its closing boundary is 400 (corpus case 54)", mpType,
+			"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nA", cgi.Config{}, 400},
+		{"1,001 parts is 413 (corpus case 55, CVE-2023-24536)", mpType, manyParts, cgi.Config{}, 413},
+		{"10,001 part header lines is 413 (corpus case 55, CVE-2023-45290)", mpType, manyHeaders, cgi.Config{}, 413},
+		{"more part header lines than the limit is 413", mpType, someHeaders, cgi.Config{}, 413},
+		{"an 11 MiB header line is 413 (corpus case 55, CVE-2022-41725)", mpType, longHeader, cgi.Config{Limits: cgi.Limits{Body: 20 << 20}}, 413},
+		{"a NUL in a part header is 400 (corpus case 56)", mpType,
+			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\x00b\"", "A"}), cgi.Config{}, 400},
+		{"a bare CR in a part header is 400 (corpus case 56)", mpType,
+			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"; filename=\"x\ry\"", "A"}), cgi.Config{}, 400},
+		{"a part without Content-Disposition is 400", mpType, mp("XyZ", part{"Content-Type: text/plain", "A"}), cgi.Config{}, 400},
+		{"a part with two Content-Disposition headers is 400", mpType,
+			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"\r\nContent-Disposition: form-data; name=\"b\"", "A"}), cgi.Config{}, 400},
+		{"a duplicate part parameter is 400", mpType, mp("XyZ", part{`Content-Disposition: form-data; name="a"; name="b"`, "A"}), cgi.Config{}, 400},
+		{"a part that is not form-data is 400", mpType, mp("XyZ", part{`Content-Disposition: attachment; name="a"`, "A"}), cgi.Config{}, 400},
+		{"garbage before the first boundary and no part is 400", mpType, "junk\r\n", cgi.Config{}, 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.cfg.TempDir = dir
+			f, err := readForm(t, post(tc.ct, tc.body), tc.body, tc.cfg)
+			if f != nil {
+				t.Errorf("a partial form was returned")
+			}
+			wantStatus(t, err, tc.status)
+			if left, _ := os.ReadDir(dir); len(left) != 0 {
+				t.Errorf("left in the temporary folder: %v", left)
+			}
+		})
+	}
+}
+
+func repeatPart(p part, n int) []part {
+	ps := make([]part, n)
+	for i := range ps {
+		ps[i] = p
+	}
+	return ps
+}

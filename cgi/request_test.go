@@ -1,0 +1,130 @@
+package cgi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cgigate/cgigate/cgi"
+)
+
+func TestRequestFromMap(t *testing.T) {
+	t.Run("QUERY_STRING decides the query even when REQUEST_URI says otherwise", func(t *testing.T) {
+		r, err := cgi.RequestFromMap(cgiEnv("QUERY_STRING", "a=1", "REQUEST_URI", "/rewritten?b=2", "HTTP_HOST", "example.com"), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.URL.RawQuery != "a=1" {
+			t.Errorf("RawQuery %q; want %q", r.URL.RawQuery, "a=1")
+		}
+	})
+	t.Run("the Proxy header is dropped (httpoxy, corpus case 58)", func(t *testing.T) {
+		r, err := cgi.RequestFromMap(cgiEnv("HTTP_PROXY", "http://127.0.0.1:9/"), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := r.Header["Proxy"]; ok {
+			t.Errorf("Proxy header kept: %q", v)
+		}
+	})
+	t.Run("no REQUEST_METHOD is a server fault", func(t *testing.T) {
+		env := cgiEnv()
+		delete(env, "REQUEST_METHOD")
+		r, err := cgi.RequestFromMap(env, nil, nil)
+		if r != nil {
+			t.Errorf("request built without a method")
+		}
+		wantStatus(t, err, http.StatusInternalServerError)
+	})
+}
+
+// Corpus case 61: CONTENT_LENGTH is accepted only as ^[0-9]{1,10}$.
+func TestContentLengthForms(t *testing.T) {
+	for _, tc := range []struct {
+		cl     string
+		status int
+	}{
+		{"-1", 400}, {"+5", 400}, {" 5", 400}, {"5 ", 400}, {"1e3", 400}, {"0x10", 400},
+		{"99999999999999999999", 400}, {"12345678901", 400},
+		{"5", 200}, {"0", 200}, {"0005", 200},
+	} {
+		t.Run("CONTENT_LENGTH "+strings.ReplaceAll(tc.cl, " ", "␠")+" answers "+itoa(tc.status), func(t *testing.T) {
+			env := cgiEnv("REQUEST_METHOD", "POST", "CONTENT_TYPE", "application/x-www-form-urlencoded", "CONTENT_LENGTH", tc.cl)
+			r, err := cgi.RequestFromMap(env, nil, strings.NewReader("a=1&b"))
+			if tc.status == 200 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if r == nil {
+				t.Fatal("no request to answer the error with")
+			}
+			wantStatus(t, err, tc.status)
+			if r.Body != http.NoBody {
+				t.Error("a refused request has a body to read")
+			}
+		})
+	}
+	t.Run("a CONTENT_LENGTH over the limit is 413 without reading a byte", func(t *testing.T) {
+		env := post("application/x-www-form-urlencoded", "", "CONTENT_LENGTH", "2000")
+		r, err := cgi.RequestFromMap(env, nil, failReader{t})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = cgi.ReadForm(r, cgi.Config{Limits: cgi.Limits{Body: 1000}})
+		wantStatus(t, err, http.StatusRequestEntityTooLarge)
+	})
+	t.Run("a POST without CONTENT_LENGTH has no body and says so", func(t *testing.T) {
+		env := cgiEnv("REQUEST_METHOD", "POST", "CONTENT_TYPE", "application/x-www-form-urlencoded", "QUERY_STRING", "q=1")
+		f, err := readFormFrom(t, env, failReader{t}, cgi.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Fields) != 1 || !strings.Contains(strings.Join(f.Warnings, "\n"), "CONTENT_LENGTH") {
+			t.Errorf("fields %v warnings %q", f.Fields, f.Warnings)
+		}
+	})
+}
+
+// failReader fails the test when read: the body must not be touched.
+type failReader struct{ t *testing.T }
+
+func (f failReader) Read([]byte) (int, error) {
+	f.t.Error("the body was read")
+	return 0, nil
+}
+
+// The words Apache passes in argv are compared with QUERY_STRING, never
+// used (CVE-2012-1823, CVE-2024-4577).
+func TestArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		args        []string
+		keywords    []string
+		warn        string
+	}{
+		{"argv equal to the query's words gives no warning", "foo+bar", []string{"foo", "bar"}, []string{"foo", "bar"}, ""},
+		{"backslash-escaped argv words compare unescaped", "a%3Bb+c", []string{`a\;b`, "c"}, []string{"a;b", "c"}, ""},
+		{"an option-like argv word that differs is only a warning", "foo", []string{"-s", "-dallow_url_include=1"}, []string{"foo"}, "differ"},
+		{"argv beside a FORM query is ignored with a warning", "a=1", []string{"-s"}, nil, "ignored"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := cgi.RequestFromMap(cgiEnv("QUERY_STRING", tc.query), tc.args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := cgi.ReadForm(r, cgi.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(f.Keywords, "|") != strings.Join(tc.keywords, "|") {
+				t.Errorf("keywords %q; want %q", f.Keywords, tc.keywords)
+			}
+			w := strings.Join(f.Warnings, "\n")
+			if tc.warn == "" && w != "" || !strings.Contains(w, tc.warn) {
+				t.Errorf("warnings %q; want one with %q", f.Warnings, tc.warn)
+			}
+		})
+	}
+}

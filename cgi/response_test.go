@@ -1,0 +1,176 @@
+package cgi_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/cgi"
+)
+
+func TestNegotiate(t *testing.T) {
+	for _, tc := range []struct {
+		accept string
+		want   cgi.Format
+	}{
+		{"", cgi.HTML},
+		{"*/*", cgi.HTML},
+		{"application/json", cgi.JSON},
+		{"text/plain", cgi.Text},
+		{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", cgi.HTML},
+		{"application/json;q=0.5, text/plain;q=0.9", cgi.Text},
+		{"text/*", cgi.HTML},
+		{"text/*;q=0.5, text/plain", cgi.Text},
+		{"application/*", cgi.JSON},
+		{"image/png", cgi.HTML},
+		{"text/html;q=0, application/json;q=0.1", cgi.JSON},
+		{"application/json, text/html", cgi.HTML},
+		{"garbage;;;", cgi.HTML},
+	} {
+		t.Run("Accept "+tc.accept+" picks "+tc.want.ContentType(), func(t *testing.T) {
+			if got := cgi.Negotiate(tc.accept); got != tc.want {
+				t.Errorf("got %s", got.ContentType())
+			}
+		})
+	}
+}
+
+func TestSetHeaderRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, key, value string }{
+		{"a CR LF in a value (corpus case 63, CVE-2012-5526)", "X-Next", "a\r\nSet-Cookie: a=b"},
+		{"a bare LF in a value", "X-Next", "a\nb"},
+		{"a NUL in a value", "X-Next", "a\x00b"},
+		{"a Location (corpus case 64, CVE-2024-38476)", "Location", "/cgi-bin/admin.cgi"},
+		{"a Transfer-Encoding (corpus case 65, CVE-2024-24795)", "Transfer-Encoding", "chunked"},
+		{"a Content-Length (Apache sets it)", "Content-Length", "5"},
+		{"a Status (the writer sets it)", "status", "200"},
+		{"a name that is not a token", "X Bad:", "v"},
+	} {
+		t.Run("SetHeader refuses "+tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if err := cgi.SetHeader(h, tc.key, tc.value); err == nil {
+				t.Error("accepted")
+			}
+			if len(h) != 0 {
+				t.Errorf("header set: %v", h)
+			}
+		})
+	}
+	t.Run("SetHeader sets a clean header", func(t *testing.T) {
+		h := http.Header{}
+		if err := cgi.SetHeader(h, "X-Ok", "v; w=1"); err != nil || h.Get("X-Ok") != "v; w=1" {
+			t.Errorf("%v %v", err, h)
+		}
+	})
+}
+
+// cgiOutput runs h as a CGI child through ServeEnv and parses its output.
+func cgiOutput(t *testing.T, h http.Handler, env map[string]string) (status string, hdr textproto.MIMEHeader, body string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := cgi.ServeEnv(h, env, nil, strings.NewReader(""), &out); err != nil {
+		t.Fatal(err)
+	}
+	tp := textproto.NewReader(bufio.NewReader(&out))
+	hdr, err := tp.ReadMIMEHeader()
+	if err != nil {
+		t.Fatalf("output %q: %v", out.String(), err)
+	}
+	rest, _ := tp.R.ReadString(0)
+	return hdr.Get("Status"), hdr, rest
+}
+
+func TestCGIWriter(t *testing.T) {
+	t.Run("headers set behind SetHeader's back are left out, not split", func(t *testing.T) {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["X-Next"] = []string{"a\r\nSet-Cookie: a=b"}
+			w.Header()["Location"] = []string{"/cgi-bin/admin.cgi"}
+			w.Header()["Transfer-Encoding"] = []string{"chunked"}
+			w.Header()["Content-Length"] = []string{"1"}
+			cgi.Respond(w, 200, cgi.Text, []byte("ok"))
+		})
+		st, hdr, body := cgiOutput(t, h, cgiEnv())
+		for _, k := range []string{"Set-Cookie", "X-Next", "Location", "Transfer-Encoding", "Content-Length"} {
+			if v, ok := hdr[k]; ok {
+				t.Errorf("%s: %q sent", k, v)
+			}
+		}
+		if st != "200 OK" || body != "ok" || hdr.Get("Content-Type") != "text/plain; charset=utf-8" {
+			t.Errorf("status %q type %q body %q", st, hdr.Get("Content-Type"), body)
+		}
+	})
+	t.Run("a response without a Content-Type gets text/plain; charset=utf-8, not a sniffed one", func(t *testing.T) {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) })
+		_, hdr, _ := cgiOutput(t, h, cgiEnv())
+		if ct := hdr.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+			t.Errorf("Content-Type %q", ct)
+		}
+	})
+	t.Run("a panic is a 500 whose reason stays out of the answer", func(t *testing.T) {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("secret internals") })
+		st, _, body := cgiOutput(t, h, cgiEnv("HTTP_ACCEPT", "application/json"))
+		if st != "500 Internal Server Error" || strings.Contains(body, "secret") {
+			t.Errorf("status %q body %q", st, body)
+		}
+	})
+	t.Run("a refused environment is answered in the Accept format without calling the handler", func(t *testing.T) {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("handler called") })
+		st, _, body := cgiOutput(t, h, cgiEnv("REQUEST_METHOD", "POST", "CONTENT_LENGTH", "-1", "HTTP_ACCEPT", "application/json"))
+		var e cgi.ErrorBody
+		if err := json.Unmarshal([]byte(body), &e); err != nil || e.Status != 400 || !strings.Contains(e.Error, `"-1"`) || st != "400 Bad Request" {
+			t.Errorf("status %q body %q (%v)", st, body, err)
+		}
+	})
+}
+
+func TestRespondIsValidUTF8(t *testing.T) {
+	// Corpus case 68: bytes FF FE 3C 78 3E.
+	w := httptest.NewRecorder()
+	cgi.Respond(w, 200, cgi.HTML, []byte("\xff\xfe<x>"))
+	if !utf8.Valid(w.Body.Bytes()) || w.Body.String() != "\uFFFD<x>" {
+		t.Errorf("body %q", w.Body.String())
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if w.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("no nosniff")
+	}
+}
+
+func TestWriteError(t *testing.T) {
+	clientErr := &cgi.Error{Status: 415, Op: "Content-Type", Input: `<svg onload=alert(1)>`, Msg: "not a form encoding"}
+	serverErr := errors.Join(cgi.ErrServer, errors.New("disk secret"))
+	for _, tc := range []struct {
+		name, accept string
+		err          error
+		status       int
+		want, not    string
+	}{
+		{"a client error in JSON names its input", "application/json", clientErr, 415, `"status":415`, ""},
+		{"a client error in HTML escapes its input", "text/html", clientErr, 415, "&lt;svg onload=alert(1)&gt;", "<svg"},
+		{"a client error in text says status and message", "text/plain", clientErr, 415, "415 Unsupported Media Type\n\ncgi: Content-Type", ""},
+		{"a server fault hides its reason", "application/json", serverErr, 500, `"error":"Internal Server Error"`, "secret"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.Header.Set("Accept", tc.accept)
+			w := httptest.NewRecorder()
+			cgi.WriteError(w, r, tc.err)
+			body := w.Body.String()
+			if w.Code != tc.status || !strings.Contains(body, tc.want) || tc.not != "" && strings.Contains(body, tc.not) {
+				t.Errorf("status %d body %q", w.Code, body)
+			}
+			if !strings.HasSuffix(w.Header().Get("Content-Type"), "; charset=utf-8") {
+				t.Errorf("Content-Type %q", w.Header().Get("Content-Type"))
+			}
+		})
+	}
+}
