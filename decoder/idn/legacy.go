@@ -22,7 +22,7 @@ import (
 //     (C5 93 'u' 'f') is C--59--3uf. A "--" or "---" of the label itself is
 //     written "----2" or "----3" (longer runs as several of these).
 //
-// The UTF-5 digits are those of draft-jseng-utf5-01 §2 and its examples. The
+// The UTF-5 digits are those of draft-jseng-utf5-01 and its §3 example. The
 // "---" mark, the X--Y byte form and the "----2"/"----3" escapes follow the
 // description in cgigate issue 5; no draft text fixing them was found to
 // cite, so the handling of hyphen runs longer than three, of case, and of

@@ -4,8 +4,9 @@ import "strings"
 
 // EncodeLegacyHost applies [EncodeLegacy] to each dot-separated label of
 // host, and of the user part too when host is an e-mail-like "user@host"
-// (the last "@" splits them), as the 2000 IDN drafts proposed for mail
-// addresses: "αβ@日本語.jp" is "J---B1JB2@M---5E5M72COA9E.jp".
+// (the last "@" splits them). The "@" and the dots stay ASCII, as in the
+// mail address example of draft-jseng-utf5-01 §4.b:
+// "αβ@日本語.jp" is "J---B1JB2@M---5E5M72COA9E.jp".
 func EncodeLegacyHost(host string) string {
 	s, _ := mapLegacyHost(host, func(l string) (string, error) { return EncodeLegacy(l), nil })
 	return s

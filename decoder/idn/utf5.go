@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// UTF-5, draft-jseng-utf5-01 §2: a code point is written as its hexadecimal
+// UTF-5, draft-jseng-utf5-01: a code point is written as its hexadecimal
 // digits without leading zeros (U+0000 is a single digit 0), each digit a
 // quintet whose high bit is set on the first digit only. Quintets are
 // written as the characters 0-9 A-V, so a first digit 0-F appears as G-V and
