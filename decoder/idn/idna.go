@@ -85,8 +85,8 @@ func domainToUnicode(domain string) (string, error) {
 	return strings.Join(labels, "."), err
 }
 
-// isLabelSeparator reports whether r separates labels in UTS #46 (§2.3):
-// U+002E FULL STOP and the three characters mapped to it.
+// isLabelSeparator reports whether r separates labels: U+002E FULL STOP and
+// the three other dots of RFC 3490 §3.1, which UTS #46 maps to it.
 func isLabelSeparator(r rune) bool {
 	return r == '.' || r == '\u3002' || r == '\uFF0E' || r == '\uFF61'
 }
@@ -105,9 +105,9 @@ func splitLabels(s string) []string {
 }
 
 // errACELabel is the cause when a label that starts with "xn--" is not a
-// valid A-label in a way x/net/idna does not catch (UTS #46 §4.1 step 4,
-// since revision 31: "xn--" alone decodes to the empty label; an A-label
-// must be ASCII).
+// valid A-label in a way x/net/idna does not catch: UTS #46 Processing,
+// step 4 (Convert/Validate), rejects "xn--" alone, whose decoding is empty,
+// and a "xn--" label holding non-ASCII (see also golang/go#81116).
 var errACELabel = errors.New(`"xn--" label is empty or not ASCII`)
 
 // badACELabel reports whether l starts with "xn--" (ASCII case-insensitive)
