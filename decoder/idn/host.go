@@ -67,7 +67,7 @@ type Host struct {
 	Raw     string // the input as given to ParseHost
 	Kind    Kind
 	ASCII   string // serialized host for the wire: A-labels, dotted IPv4, bracketed IPv6
-	Unicode string // the same host for display: U-labels where the ASCII form has A-labels
+	Unicode string // the same host for display: U-labels where the ASCII form has valid A-labels
 	Steps   Steps
 }
 

@@ -37,9 +37,11 @@ var errEmptyDomain = errors.New("domain is empty after domain to ASCII")
 // ToASCII is the URL Standard's "domain to ASCII" with beStrict false: it maps
 // domain with UTS #46 (case folding, NFC, width and compatibility mappings),
 // encodes non-ASCII labels as punycode A-labels ("münchen.de" becomes
-// "xn--mnchen-3ya.de"), validates existing "xn--" labels, and rejects the
-// empty result and forbidden domain code points. domain must already be
-// percent-decoded; use [ParseHost] for a host as it appears in a URL.
+// "xn--mnchen-3ya.de"), and rejects the empty result and forbidden domain
+// code points. A non-ASCII domain fails when UTS #46 rejects it; an ASCII
+// one is only lowercased, even when one of its "xn--" labels is not valid
+// IDNA (whatwg/url#914). domain must already be percent-decoded; use
+// [ParseHost] for a host as it appears in a URL.
 func ToASCII(domain string) (string, error) {
 	s, err := domainToASCII(domain)
 	if err != nil {
