@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgigate/cgigate/decoder/charset"
+	"github.com/cgigate/cgigate/decoder/sniff"
 )
 
 // Decode chooses one charset for r from the evidence, in the order of the
@@ -68,12 +69,12 @@ func (d *Decoder) chooseCharset(r *Raw, ev Evidence) (*charset.Charset, Source, 
 		}
 		conf := 1.0
 		if family != nil || s.source() == SourceSniffed {
-			guess, c, ok := d.sniffer().Sniff(r.samples(), SniffEvidence{
+			guess, ok := d.sniffer().Sniff(r.samples(), sniff.Evidence{
 				AcceptLanguage: ev.AcceptLanguage, Host: ev.Host, Candidates: family,
 			})
 			switch {
 			case ok:
-				label, conf = guess, c
+				label, conf = guess.Charset, guess.Confidence
 			case family != nil:
 				// Nothing told the family's members apart: its first is
 				// the most used, and the warning says it was a guess.

@@ -1,5 +1,7 @@
 package decoder
 
+import "github.com/cgigate/cgigate/decoder/sniff"
+
 // Options configures a Decoder. The zero value is the safe default: WHATWG
 // lenient decoding, '&' as the only separator, sniffing on, the Limits'
 // defaults, no numeric character references turned into characters.
@@ -24,7 +26,7 @@ type Options struct {
 	NoSniff bool
 	// Sniffer detects the charset of unnamed input; nil means the package's
 	// own detector.
-	Sniffer Sniffer
+	Sniffer sniff.Sniffer
 	// Limits bounds what a request may hold.
 	Limits Limits
 }

@@ -86,7 +86,7 @@ type sniffSource struct{}
 
 func (sniffSource) source() Source { return SourceSniffed }
 func (sniffSource) propose(d *Decoder, r *Raw, _ Evidence) (string, []string, bool) {
-	if d.opts.NoSniff || !r.hasNonASCII() {
+	if d.opts.NoSniff || !r.needsSniffing() {
 		return "", nil, false
 	}
 	return "", snifferCandidates, true
@@ -102,11 +102,12 @@ func (defaultSource) propose(*Decoder, *Raw, Evidence) (string, []string, bool) 
 // snifferCandidates is nil: the sniffer's own candidate list applies.
 var snifferCandidates = []string(nil)
 
-// samples gathers the non-ASCII byte strings of r, which share one charset.
+// samples gathers the strings of r that a charset could read differently,
+// which share one charset.
 func (r *Raw) samples() [][]byte {
 	var out [][]byte
 	add := func(s string) {
-		if !isASCII(s) {
+		if needsSniffing(s) {
 			out = append(out, []byte(s))
 		}
 	}
@@ -120,14 +121,25 @@ func (r *Raw) samples() [][]byte {
 	return out
 }
 
-func (r *Raw) hasNonASCII() bool {
+func (r *Raw) needsSniffing() bool {
 	for _, k := range r.Keywords {
-		if !isASCII(k) {
+		if needsSniffing(k) {
 			return true
 		}
 	}
 	for _, p := range r.Pairs {
-		if !isASCII(p.Name) || !isASCII(p.Value) {
+		if needsSniffing(p.Name) || needsSniffing(p.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsSniffing is true of bytes that are not plain ASCII text: bytes with
+// the high bit set, or ESC, which starts ISO-2022-JP's escape sequences.
+func needsSniffing(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == 0x1B {
 			return true
 		}
 	}
@@ -141,19 +153,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// SniffEvidence is what a Sniffer is told besides the bytes.
-type SniffEvidence struct {
-	AcceptLanguage string
-	Host           string
-	// Candidates, when not nil, restricts the answer to these WHATWG names
-	// (a bare "[EUC]" hint names a family, not an encoding).
-	Candidates []string
-}
-
-// Sniffer detects the charset of bytes nothing names. samples are all the
-// non-ASCII strings of one request, which share one charset.
-type Sniffer interface {
-	Sniff(samples [][]byte, ev SniffEvidence) (charset string, confidence float64, ok bool)
 }
