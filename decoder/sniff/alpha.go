@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -37,19 +36,21 @@ const (
 
 var negInf = math.Inf(-1)
 
-func (l *alphaLang) find(r rune) int {
+// find is the symbol of lower-case letter r: its index in the alphabet
+// plus one, or 0 when the language lacks it.
+func (l *alphaLang) find(r rune) uint8 {
 	l.once.Do(func() { l.letters = []rune(l.alphabet) })
 	i, ok := slices.BinarySearch(l.letters, r)
 	if !ok {
 		return 0
 	}
-	return i + 1
+	return uint8(i + 1)
 }
 
-// bigram is the cost in bits of symbol next after symbol prev.
-func (l *alphaLang) bigram(prev, next int) float64 {
-	n := len(l.letters) + 1
-	return float64(digit(l.bigrams[prev*n+next])) / 2
+// size is the number of symbols: the letters and the word boundary.
+func (l *alphaLang) size() int {
+	l.once.Do(func() { l.letters = []rune(l.alphabet) })
+	return len(l.letters) + 1
 }
 
 // digit decodes one byte of a generated table to half-bits.
@@ -67,6 +68,40 @@ func digit(b byte) int {
 	return int(b-'a') + 36
 }
 
+// glyph is a decoded character as the alphabetic models see it.
+type glyph struct {
+	lower rune
+	flags uint8
+	// other is the cost in bits of a character that is not a letter.
+	other float32
+}
+
+const (
+	fWord  = 1 << iota // a letter (or a combining mark)
+	fHigh              // not ASCII
+	fUpper             // a capital
+	fCased             // a letter with case
+)
+
+func glyphOf(r rune) glyph {
+	g := glyph{lower: r}
+	if r >= 0x80 {
+		g.flags |= fHigh
+	}
+	if !isWordRune(r) {
+		g.other = float32(nonLetterCost(r))
+		return g
+	}
+	g.flags |= fWord
+	g.lower = unicode.ToLower(r)
+	if g.lower != r {
+		g.flags |= fUpper | fCased
+	} else if unicode.ToUpper(r) != r {
+		g.flags |= fCased
+	}
+	return g
+}
+
 func isWordRune(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
@@ -74,55 +109,53 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r)
 }
 
-// cost is -log2 of the probability of text t in the language, in bits.
-// Words with a non-ASCII letter are scored letter by letter, ASCII letters
-// included; everything else costs what it costs in every model.
-func (l *alphaLang) cost(t string) float64 {
-	total := 0.0
-	for i := 0; i < len(t); {
-		r, size := utf8.DecodeRuneInString(t[i:])
-		if !isWordRune(r) {
-			total += nonLetterCost(r)
-			i += size
+// cost is -log2 of the probability of the glyphs in the language, in bits;
+// syms holds each glyph's symbol. Words with a non-ASCII letter are scored
+// letter by letter, ASCII letters included; everything else costs what it
+// costs in every model.
+func (l *alphaLang) cost(gs []glyph, syms []uint8) float64 {
+	total, half := 0.0, 0
+	for i := 0; i < len(gs); {
+		if gs[i].flags&fWord == 0 {
+			total += float64(gs[i].other)
+			i++
 			continue
 		}
-		j, high := i, false
-		for j < len(t) {
-			r, s := utf8.DecodeRuneInString(t[j:])
-			if !isWordRune(r) {
-				break
-			}
-			high = high || r >= 0x80
-			j += s
+		j, high := i, uint8(0)
+		for j < len(gs) && gs[j].flags&fWord != 0 {
+			high |= gs[j].flags
+			j++
 		}
-		if high {
-			total += l.wordCost(t[i:j])
+		if high&fHigh != 0 {
+			c, h := l.wordCost(gs[i:j], syms[i:j])
+			total += c
+			half += h
 		} else {
 			total += asciiCost * float64(j-i)
 		}
 		i = j
 	}
-	return total
+	return total + float64(half)/2
 }
 
-// wordCost adds letter-pair costs and a case model: a capital opens a word
-// or the word is all capitals; a capital after a small letter is rare.
-func (l *alphaLang) wordCost(w string) float64 {
-	total := 0.0
-	prev, uppers, lowerSeen, first := 0, 0, false, true
-	for _, r := range w {
-		lower := unicode.ToLower(r)
-		isUpper := lower != r
-		if isUpper || unicode.ToUpper(r) != r {
+// wordCost adds letter-pair costs (in half-bits) and a case model (in
+// bits): a capital opens a word or the word is all capitals; a capital
+// after a small letter is rare.
+func (l *alphaLang) wordCost(gs []glyph, syms []uint8) (bits float64, half int) {
+	m := l.size()
+	prev, uppers, lowerSeen, first := uint8(0), 0, false, true
+	for i, g := range gs {
+		if g.flags&fCased != 0 {
+			isUpper := g.flags&fUpper != 0
 			switch {
 			case first:
-				total += pick(isUpper, 2, 0.4)
+				bits += pick(isUpper, 2, 0.4)
 			case lowerSeen:
-				total += pick(isUpper, 9, 0.03)
+				bits += pick(isUpper, 9, 0.03)
 			case uppers == 1:
-				total += pick(isUpper, 2.5, 0.2)
+				bits += pick(isUpper, 2.5, 0.2)
 			default:
-				total += pick(isUpper, 0.15, 5)
+				bits += pick(isUpper, 0.15, 5)
 			}
 			first = false
 			if isUpper {
@@ -131,15 +164,15 @@ func (l *alphaLang) wordCost(w string) float64 {
 				lowerSeen = true
 			}
 		}
-		k := l.find(lower)
+		k := syms[i]
 		if k == 0 {
-			total += foreignLetter
+			bits += foreignLetter
 		} else {
-			total += l.bigram(prev, k)
+			half += digit(l.bigrams[int(prev)*m+int(k)])
 		}
 		prev = k
 	}
-	return total + l.bigram(prev, 0)
+	return bits, half + digit(l.bigrams[int(prev)*m])
 }
 
 func pick(c bool, a, b float64) float64 {
@@ -163,12 +196,50 @@ func nonLetterCost(r rune) float64 {
 	return symbolCost
 }
 
-// composed is decoded text in NFC (Unicode Standard Annex #15), as
-// Vietnamese is written once its tone marks are composed.
-func composed(decoded []string) []string {
-	out := make([]string, len(decoded))
-	for i, t := range decoded {
-		out[i] = norm.NFC.String(t)
+// textScorer scores decoded text (UTF-8 input, windows-1258) with any of
+// the alphabetic models, finding each symbol by search.
+type textScorer struct {
+	gs   []glyph
+	syms []uint8
+}
+
+// load composes the texts (NFC, Unicode Standard Annex #15: Vietnamese in
+// windows-1258 arrives with its tone marks apart) and turns them into
+// glyphs; the samples are separated by a space.
+func (s *textScorer) load(texts []string) {
+	s.gs = s.gs[:0]
+	for i, t := range texts {
+		if i > 0 {
+			s.gs = append(s.gs, glyphOf(' '))
+		}
+		if !norm.NFC.IsNormalString(t) {
+			t = norm.NFC.String(t)
+		}
+		for _, r := range t {
+			s.gs = append(s.gs, glyphOf(r))
+		}
 	}
-	return out
+}
+
+// score is the language's log2 probability of the loaded text, or -Inf
+// when the language has none of its non-ASCII letters (it could only call
+// them all foreign: some other language will do better).
+func (s *textScorer) score(l *alphaLang) float64 {
+	s.syms = s.syms[:0]
+	some, any := false, false
+	for _, g := range s.gs {
+		k := uint8(0)
+		if g.flags&fWord != 0 {
+			k = l.find(g.lower)
+			if g.flags&fHigh != 0 {
+				any = true
+				some = some || k != 0
+			}
+		}
+		s.syms = append(s.syms, k)
+	}
+	if any && !some {
+		return negInf
+	}
+	return -l.cost(s.gs, s.syms)
 }

@@ -23,6 +23,9 @@ type candidate struct {
 	// and a combining tone mark): it is composed before scoring.
 	nfc bool
 	c   *charset.Charset
+
+	sbOnce sync.Once
+	sb     *singleByte // for single-byte candidates but windows-1258
 }
 
 func (c *candidate) cs() *charset.Charset { return c.c }
@@ -96,29 +99,38 @@ func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
 	return cands, slices.Contains(names, "utf-8")
 }
 
-// score is the log2 probability (in bits, higher is better) of the decoded
-// samples in the likeliest language the encoding serves, plus the priors.
-func (c *candidate) score(decoded []string, pri priors) float64 {
+// evaluate scores the samples in c (log2 probability in bits, higher is
+// better, in the likeliest language c serves, priors included), leaving in
+// sc.key the decoded text; nbad counts the invalid sequences, and the score
+// means nothing unless it is 0.
+func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score float64, nbad int) {
+	if c.cjk == noCJK && !c.nfc {
+		return c.scoreSingle(samples, pri, sc)
+	}
+	sc.decoded = sc.decoded[:0]
+	for _, s := range samples {
+		text, bad := c.c.Decode(s)
+		sc.decoded = append(sc.decoded, text)
+		nbad += len(bad)
+	}
+	sc.key = joinKey(sc.key[:0], sc.decoded)
+	if nbad > 0 {
+		return negInf, nbad
+	}
 	best := negInf
 	if c.cjk != noCJK {
 		s := 0.0
-		for _, t := range decoded {
+		for _, t := range sc.decoded {
 			s -= cjkCost(c.cjk, t)
 		}
 		best = s + pri.of(cjkNames[c.cjk])
 	}
 	if len(c.alpha) > 0 {
-		if c.nfc {
-			decoded = composed(decoded)
-		}
+		sc.text.load(sc.decoded)
 		for _, i := range c.alpha {
 			l := &alphaLangs[i]
-			s := 0.0
-			for _, t := range decoded {
-				s -= l.cost(t)
-			}
-			best = max(best, s+pri.of(l.name))
+			best = max(best, sc.text.score(l)+pri.of(l.name))
 		}
 	}
-	return best + c.base
+	return best + c.base, 0
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,16 +25,9 @@ var (
 	uchardetPath = filepath.Join("..", "..", "testdata", "sniff", "uchardet.tsv")
 )
 
-type corpusRow struct {
-	Lang, Text, Charset, Hex, Bucket string
-	raw                              []byte
-	uchardet                         string
-	uchardetOK                       bool
-}
-
-func loadCorpus(t testing.TB) []corpusRow {
+func loadRows(t testing.TB, path string) []corpusRow {
 	t.Helper()
-	f, err := os.Open(corpusPath)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("the corpus is committed with the package: %v", err)
 	}
@@ -50,6 +44,19 @@ func loadCorpus(t testing.TB) []corpusRow {
 		}
 		rows = append(rows, r)
 	}
+	return rows
+}
+
+type corpusRow struct {
+	Lang, Text, Charset, Hex, Bucket string
+	raw                              []byte
+	uchardet                         string
+	uchardetOK                       bool
+}
+
+func loadCorpus(t testing.TB) []corpusRow {
+	t.Helper()
+	rows := loadRows(t, corpusPath)
 	u, err := os.ReadFile(uchardetPath)
 	if err != nil {
 		t.Fatalf("uchardet's answers are committed with the corpus: %v", err)
@@ -86,8 +93,33 @@ func (t tally) rate() float64 { return float64(t.ok) / float64(max(t.n, 1)) }
 var buckets = []string{"2-4", "5-12", "13-40"}
 
 func TestSniffDecodesTheHeldOutCorpusBetterThanUchardet(t *testing.T) {
-	rows := loadCorpus(t)
-	ours, theirs := map[string]*tally{}, map[string]*tally{}
+	ours, theirs := evaluate(t, loadCorpus(t))
+	if r := ours["all"].rate(); r < 0.85 {
+		t.Errorf("exact decode rate %.1f%% is below 85%%", 100*r)
+	}
+	for _, b := range buckets {
+		if ours[b].rate() <= theirs[b].rate() {
+			t.Errorf("bucket %s: sniff decodes %.1f%% exactly, uchardet %.1f%%", b, 100*ours[b].rate(), 100*theirs[b].rate())
+		}
+	}
+}
+
+var devSet = flag.Bool("sniff.dev", false, "measure the tuning set testdata/sniff/dev.jsonl")
+
+// TestSniffDecodesTheTuningSet is the tuning loop's measure, run on demand:
+// go test -run TuningSet -sniff.dev -v
+func TestSniffDecodesTheTuningSet(t *testing.T) {
+	if !*devSet {
+		t.Skip("tuning set: run with -sniff.dev")
+	}
+	ours, _ := evaluate(t, loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl")))
+	if r := ours["all"].rate(); r < 0.85 {
+		t.Errorf("exact decode rate %.1f%% is below 85%%", 100*r)
+	}
+}
+
+func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
+	ours, theirs = map[string]*tally{}, map[string]*tally{}
 	byLang := map[string]*tally{}
 	for _, b := range append(buckets, "all") {
 		ours[b], theirs[b] = &tally{}, &tally{}
@@ -133,12 +165,27 @@ func TestSniffDecodesTheHeldOutCorpusBetterThanUchardet(t *testing.T) {
 			t.Log("  miss:", m)
 		}
 	}
-	if r := ours["all"].rate(); r < 0.85 {
-		t.Errorf("exact decode rate %.1f%% is below 85%%", 100*r)
-	}
-	for _, b := range buckets {
-		if ours[b].rate() <= theirs[b].rate() {
-			t.Errorf("bucket %s: sniff decodes %.1f%% exactly, uchardet %.1f%%", b, 100*ours[b].rate(), 100*theirs[b].rate())
+	return ours, theirs
+}
+
+func TestSniffKeepsUTF8(t *testing.T) {
+	seen := map[string]bool{}
+	var n, ok int
+	for _, r := range loadCorpus(t) {
+		if seen[r.Text] {
+			continue
 		}
+		seen[r.Text] = true
+		n++
+		g, _ := New().Sniff([][]byte{[]byte(r.Text)}, Evidence{})
+		if decodesExactly(g.Charset, []byte(r.Text), r.Text) {
+			ok++
+		} else {
+			t.Logf("%s %q as UTF-8 -> %s (%.2f)", r.Lang, r.Text, g.Charset, g.Confidence)
+		}
+	}
+	t.Logf("UTF-8: %d/%d decoded exactly", ok, n)
+	if float64(ok) < 0.99*float64(n) {
+		t.Errorf("only %d of %d UTF-8 strings decoded exactly", ok, n)
 	}
 }

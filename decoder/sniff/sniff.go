@@ -63,7 +63,11 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		return Guess{}, false
 	}
 	cands, utf8Allowed := restrict(ev.Candidates)
-	if utf8Allowed && high && allUTF8(samples) {
+	utf8Valid := utf8Allowed && high && allUTF8(samples)
+	if utf8Valid && !hasTwoByteUTF8(samples) {
+		// Every multibyte sequence is three or four bytes long: legacy
+		// text almost never forms one by chance (a lead byte 0xE0..0xF4
+		// followed by exactly two or three bytes 0x80..0xBF).
 		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
 	}
 	pri := priorsFor(ev)
@@ -74,31 +78,30 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		score  float64
 	}
 	var (
-		groups   []group
-		fewest   *candidate
-		fewestN  = math.MaxInt
-		decoded  = make([]string, len(samples))
-		keyBytes []byte
+		groups  = make([]group, 0, 24)
+		fewest  *candidate
+		fewestN = math.MaxInt
+		sc      scratch
 	)
-	for _, c := range cands {
-		nbad := 0
+	if utf8Valid {
+		// Two-byte sequences (U+0080..U+07FF) also arise from legacy pairs
+		// such as GBK's D1 A7 ("学"): UTF-8 competes, with its prior.
+		decoded := make([]string, len(samples))
 		for i, s := range samples {
-			text, bad := c.cs().Decode(s)
-			decoded[i] = text
-			nbad += len(bad)
+			decoded[i] = string(s)
 		}
+		w := utf8Score(decoded, pri, &sc)
+		groups = append(groups, group{key: string(joinKey(nil, decoded)), weight: w, best: utf8Candidate, score: w})
+	}
+	for _, c := range cands {
+		score, nbad := c.evaluate(samples, pri, &sc)
 		if nbad > 0 {
 			if nbad < fewestN {
 				fewest, fewestN = c, nbad
 			}
 			continue
 		}
-		score := c.score(decoded, pri)
-		keyBytes = keyBytes[:0]
-		for _, t := range decoded {
-			keyBytes = append(keyBytes, t...)
-			keyBytes = append(keyBytes, 0)
-		}
+		keyBytes := sc.key
 		found := false
 		for i := range groups {
 			g := &groups[i]
@@ -134,6 +137,16 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
 }
 
+// joinKey appends the decoded samples to key, each ended by a NUL, so that
+// candidates decoding the bytes alike fall in one group.
+func joinKey(key []byte, decoded []string) []byte {
+	for _, t := range decoded {
+		key = append(key, t...)
+		key = append(key, 0)
+	}
+	return key
+}
+
 // logAdd is log2(2^a + 2^b).
 func logAdd(a, b float64) float64 {
 	if a < b {
@@ -164,4 +177,17 @@ func utf8Confidence(samples [][]byte) float64 {
 		}
 	}
 	return 1 - math.Exp2(-3-4*float64(n))
+}
+
+// hasTwoByteUTF8 reports whether some sample, known to be valid UTF-8,
+// holds a two-byte sequence (lead byte 0xC2..0xDF).
+func hasTwoByteUTF8(samples [][]byte) bool {
+	for _, s := range samples {
+		for _, b := range s {
+			if b >= 0xC2 && b <= 0xDF {
+				return true
+			}
+		}
+	}
+	return false
 }

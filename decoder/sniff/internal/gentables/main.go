@@ -97,7 +97,7 @@ func main() {
 
 	type langOut struct {
 		lang, alphabet, bigrams string
-		charsets            []string
+		charsets                []string
 	}
 	var langs []langOut
 	for _, d := range dicts {

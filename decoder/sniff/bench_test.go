@@ -1,0 +1,69 @@
+package sniff
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// shortRows are the corpus strings of 2 to 4 characters.
+func shortRows(b *testing.B) [][]byte {
+	var out [][]byte
+	for _, r := range loadCorpus(b) {
+		if r.Bucket == "2-4" {
+			out = append(out, r.raw)
+		}
+	}
+	return out
+}
+
+// BenchmarkSniff sniffs one short legacy string per op.
+func BenchmarkSniff(b *testing.B) {
+	rows := shortRows(b)
+	d := New()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		d.Sniff([][]byte{rows[i%len(rows)]}, Evidence{})
+	}
+}
+
+// BenchmarkSniffUTF8 sniffs one short UTF-8 string per op.
+func BenchmarkSniffUTF8(b *testing.B) {
+	var rows [][]byte
+	for _, r := range loadCorpus(b) {
+		if r.Bucket == "2-4" {
+			rows = append(rows, []byte(r.Text))
+		}
+	}
+	d := New()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		d.Sniff([][]byte{rows[i%len(rows)]}, Evidence{})
+	}
+}
+
+// BenchmarkUchardet is the peer: the uchardet command on one short string
+// per op (process start included, as a CGI calling it would pay). It is
+// skipped where uchardet is not installed.
+func BenchmarkUchardet(b *testing.B) {
+	path, err := exec.LookPath("uchardet")
+	if err != nil {
+		b.Skip("uchardet is not installed")
+	}
+	rows := shortRows(b)
+	dir := b.TempDir()
+	files := make([]string, len(rows))
+	for i, r := range rows {
+		files[i] = filepath.Join(dir, "s"+string(rune('a'+i%26))+string(rune('a'+i/26)))
+		if err := os.WriteFile(files[i], r, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; b.Loop(); i++ {
+		if err := exec.Command(path, files[i%len(files)]).Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
