@@ -53,6 +53,7 @@ var ErrServer = errors.New("server fault")
 // StatusOf maps an error to the status that answers it (RFC 9110 § 15):
 //
 //	*Error                       its Status
+//	ErrServer                    500, whatever else it wraps
 //	*decoder.LimitError          413 Content Too Large
 //	*decoder.EscapeError         400 (strict decoding)
 //	*decoder.CharsetError        400, naming the label
@@ -78,6 +79,8 @@ func StatusOf(err error) int {
 		return http.StatusOK
 	case errors.As(err, &e):
 		return e.Status
+	case errors.Is(err, ErrServer):
+		return http.StatusInternalServerError
 	case errors.As(err, &le), errors.Is(err, multipart.ErrMessageTooLarge), errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge
 	case errors.As(err, &ee), errors.As(err, &ce), errors.As(err, &ue), errors.As(err, &ie):

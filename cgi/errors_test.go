@@ -29,6 +29,7 @@ func TestStatusOf(t *testing.T) {
 		{"a deadline is 408", context.DeadlineExceeded, 408},
 		{"a truncated body is 400", io.ErrUnexpectedEOF, 400},
 		{"anything else is a server fault", errors.New("disk"), 500},
+		{"a server fault is 500 whatever it wraps", fmt.Errorf("%w: config: %w", cgi.ErrServer, &charset.UnknownError{Label: "x"}), 500},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := cgi.StatusOf(tc.err); got != tc.status {
