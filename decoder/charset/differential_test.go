@@ -104,7 +104,7 @@ func TestDecodeMatchesTheEncodingStandardOnEUCJPThreeByteSequences(t *testing.T)
 
 // TestDecodeMatchesTheEncodingStandardOnGB18030FourByteSequences walks the
 // four-byte space in structure: every first byte with digit second and
-// fourth bytes, and for first bytes at the edges of the ranges (the BMP
+// fourth bytes, the whole BMP part, and for first bytes at the edges of the ranges (the BMP
 // start, the end of the BMP, the supplementary start and end, the last lead)
 // every third and fourth byte.
 func TestDecodeMatchesTheEncodingStandardOnGB18030FourByteSequences(t *testing.T) {
@@ -119,6 +119,18 @@ func TestDecodeMatchesTheEncodingStandardOnGB18030FourByteSequences(t *testing.T
 							buf[0], buf[1], buf[2], buf[3] = byte(b0), byte(b1), byte(b2), byte(b3)
 							d.check(buf[:4])
 							d.check(buf)
+						}
+					}
+				}
+			}
+			// The whole BMP part of the four-byte space, 81 30 81 30 to
+			// 84 39 FE 39.
+			for b0 := 0x81; b0 <= 0x84; b0++ {
+				for b1 := 0x30; b1 <= 0x39; b1++ {
+					for b2 := 0x81; b2 <= 0xFE; b2++ {
+						for b3 := 0x30; b3 <= 0x39; b3++ {
+							buf[0], buf[1], buf[2], buf[3] = byte(b0), byte(b1), byte(b2), byte(b3)
+							d.check(buf[:4])
 						}
 					}
 				}

@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,7 +18,10 @@ import (
 // either: written raw they would switch the decoder's state and hide or
 // forge the text after them. The Encoding Standard's iso-2022-jp encoder
 // (§ 13.2.2) refuses them with U+FFFD as the code point, so with ncr each
-// becomes "&#65533;".
+// becomes "&#65533;". Likewise gb18030 and gbk refuse the few Private Use
+// Area characters (U+E5E5, U+E78D-U+E796, ...) that no byte sequence
+// decodes to any more: x/text would write bytes that decode to another
+// character.
 func (c *Charset) Encode(s string, ncr bool) ([]byte, error) {
 	if c.utf8 {
 		if !utf8.ValidString(s) {
@@ -25,11 +29,11 @@ func (c *Charset) Encode(s string, ncr bool) ([]byte, error) {
 		}
 		return []byte(s), nil
 	}
-	if c.name == "iso-2022-jp" && strings.ContainsAny(s, jpControls) {
+	if c.refusesAny(s) {
 		if !ncr {
 			return nil, c.unencodable(s)
 		}
-		s = jpControlsNCR.Replace(s)
+		s = c.refusedAsNCR(s)
 	}
 	e := c.enc.NewEncoder()
 	if ncr {
@@ -44,7 +48,45 @@ func (c *Charset) Encode(s string, ncr bool) ([]byte, error) {
 
 const jpControls = "\x0E\x0F\x1B"
 
-var jpControlsNCR = strings.NewReplacer("\x0E", "&#65533;", "\x0F", "&#65533;", "\x1B", "&#65533;")
+// refuses reports the characters the Encoding Standard's encoder for c
+// refuses and x/text's would write as bytes that decode to something else.
+func (c *Charset) refuses(r rune) bool {
+	switch c.name {
+	case "iso-2022-jp":
+		return r < utf8.RuneSelf && strings.ContainsRune(jpControls, r)
+	case "gb18030", "gbk":
+		return gbRefuses(c.name == "gbk", r)
+	}
+	return false
+}
+
+func (c *Charset) refusesAny(s string) bool {
+	switch c.name {
+	case "iso-2022-jp":
+		return strings.ContainsAny(s, jpControls)
+	case "gb18030", "gbk":
+		return strings.IndexFunc(s, c.refuses) >= 0
+	}
+	return false
+}
+
+// refusedAsNCR writes each refused character as the reference a browser
+// sends: the character's own number, or U+FFFD's for the ISO-2022-JP
+// controls, which the standard's encoder reports as U+FFFD.
+func (c *Charset) refusedAsNCR(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !c.refuses(r):
+			b.WriteRune(r)
+		case c.name == "iso-2022-jp":
+			b.WriteString("&#65533;")
+		default:
+			b.WriteString("&#" + strconv.Itoa(int(r)) + ";")
+		}
+	}
+	return b.String()
+}
 
 // unencodable finds the first rune of s that c cannot encode: the x/text
 // error does not say which.
@@ -53,7 +95,7 @@ func (c *Charset) unencodable(s string) error {
 		if r == utf8.RuneError && !strings.HasPrefix(s[i:], replacement) {
 			return &UnencodableError{Charset: c.name, Rune: r, Offset: i}
 		}
-		if c.name == "iso-2022-jp" && r < utf8.RuneSelf && strings.ContainsRune(jpControls, r) {
+		if c.refuses(r) {
 			return &UnencodableError{Charset: c.name, Rune: r, Offset: i}
 		}
 		if _, err := c.enc.NewEncoder().String(string(r)); err != nil {

@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"maps"
 	"sync"
 	"unicode/utf8"
 
@@ -33,8 +34,26 @@ func fixGB18030(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(simplifiedchinese.GB18030),
 		scan:     scanGB18030,
-		encoder:  encoderWithExtras(enc, gbExtras),
+		encoder:  encoderWithExtras(enc, gb18030Extras),
 	}
+}
+
+// gb18030Extras is gbExtras plus the four-byte sequences x/text's encoder
+// gets wrong (gbFourByte: U+E7C7 is 81 35 F4 37).
+var gb18030Extras = sync.OnceValue(func() map[rune][]byte {
+	m := maps.Clone(gbExtras())
+	for c, b := range gbFourByte {
+		m[c] = []byte(b)
+	}
+	return m
+})
+
+// gbRefuses reports the code points the standard's gb18030 and gbk encoders
+// refuse (§ 10.2.2) and x/text writes anyway, as bytes that decode to
+// another character: no sequence decodes to them (gbUnencodable), and for
+// gbk also U+E7C7, which only has a four-byte sequence.
+func gbRefuses(gbk bool, r rune) bool {
+	return r >= 0xE5E5 && r <= 0xE864 && (gbUnencodable[r] || gbk && r == 0xE7C7)
 }
 
 // gbExtras is what the standard's gb18030 encoder (§ 10.2.2) writes for the
@@ -138,6 +157,11 @@ func scanGB18030(src []byte, atEOF bool) (n, size int, r rune) {
 			p := (((int(b)-0x81)*10+int(b1)-0x30)*126+int(rest[2])-0x81)*10 + int(rest[3]) - 0x30
 			if !gbPointerValid(p) {
 				return i, 4, utf8.RuneError
+			}
+			if p == 7457 {
+				// "index gb18030 ranges code point" special-cases it; x/text
+				// gives U+1E3F, which GB 18030-2022 moved to A8 BC.
+				return i, 4, 0xE7C7
 			}
 			i += 4
 			continue

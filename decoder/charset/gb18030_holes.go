@@ -181,3 +181,33 @@ var gbHoles = map[uint16]rune{
 	0xFE91: 0xE855,
 	0xFEA0: 0x9FBB,
 }
+
+// gbFourByte maps each BMP code point that the standard's gb18030 encoder
+// writes as four bytes other than x/text's to those four bytes.
+var gbFourByte = map[rune]string{
+	0xE7C7: "\x815\xf47",
+}
+
+// gbUnencodable are the code points no gb18030 byte sequence decodes to;
+// x/text writes bytes that decode to another character for each.
+var gbUnencodable = map[rune]bool{
+	0xE5E5: true,
+	0xE78D: true,
+	0xE78E: true,
+	0xE78F: true,
+	0xE790: true,
+	0xE791: true,
+	0xE792: true,
+	0xE793: true,
+	0xE794: true,
+	0xE795: true,
+	0xE796: true,
+	0xE81E: true,
+	0xE826: true,
+	0xE82B: true,
+	0xE82C: true,
+	0xE832: true,
+	0xE843: true,
+	0xE854: true,
+	0xE864: true,
+}

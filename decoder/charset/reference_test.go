@@ -716,6 +716,7 @@ func TestReferenceDecoderAgreesWithTheStandardsExamples(t *testing.T) {
 		{"a Katakana escape then a multibyte escape is one error", "iso-2022-jp", []byte{0x1b, 0x28, 0x49, 0x1b, 0x24, 0x40, 0x50, 0x50}, "\uFFFD佩", 1},
 		{"the GB18030 four-byte form of U+FFFD is text", "gb18030", []byte{0x84, 0x31, 0xA4, 0x37}, "\uFFFD", 0},
 		{"a GB18030 four-byte sequence maps through the ranges", "gb18030", []byte{0x81, 0x30, 0x81, 0x30}, "\u0080", 0},
+		{"the GB18030 ranges special case 81 35 F4 37 is U+E7C7", "gb18030", []byte{0x81, 0x35, 0xF4, 0x37}, "\uE7C7", 0},
 		{"a GB18030 supplementary sequence", "gb18030", []byte{0x90, 0x30, 0x81, 0x30}, "\U00010000", 0},
 		{"a Big5 pair that is two code points", "big5", []byte{0x88, 0x62}, "\u00CA\u0304", 0},
 		{"an EUC-KR pair", "euc-kr", []byte{0xB0, 0xA1}, "가", 0},

@@ -15,8 +15,20 @@ import "golang.org/x/text/encoding"
 func init() { fixes["shift_jis"] = fixShiftJIS }
 
 func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
-	return &patchedEncoding{Encoding: enc, decoder: decoderOf(enc), scan: scanShiftJIS}
+	return &patchedEncoding{
+		Encoding: enc,
+		decoder:  decoderOf(enc),
+		scan:     scanShiftJIS,
+		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return shiftJISExtras }),
+	}
 }
+
+// shiftJISExtras: the standard's encoder (§ 13.3.2) writes U+0080 as the
+// byte 80, which its decoder reads back; x/text refuses it. (The standard
+// also writes U+00A5 and U+203E as 5C and 7E, which decode to '\' and
+// '~': those stay refused, since a non-ASCII character must not come back
+// as ASCII syntax.)
+var shiftJISExtras = map[rune][]byte{0x80: {0x80}}
 
 func scanShiftJIS(src []byte, atEOF bool) (n, size int, r rune) {
 	for i := 0; i < len(src); {
