@@ -2,8 +2,8 @@ package charset
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
