@@ -118,12 +118,19 @@ func rel(dir, path string) string {
 	return filepath.ToSlash(r)
 }
 
+// docURL is a relative URL for a document's path. A first segment with a
+// ':' would read as a scheme ("javascript:x.txt"), so it gets "./" (RFC
+// 3986 § 4.2).
 func docURL(rel string) string {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
-	return strings.Join(segs, "/")
+	u := strings.Join(segs, "/")
+	if strings.Contains(segs[0], ":") {
+		u = "./" + u
+	}
+	return u
 }
 
 // readDoc returns a document's title and text.
