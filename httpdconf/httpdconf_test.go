@@ -197,17 +197,20 @@ func TestApacheAcceptsTheHTTPDImageLayout(t *testing.T) {
 // imageMain mimics the parts of the official image's conf/httpd.conf that
 // cgigate.conf relies on (its stock ScriptAlias and cgi-bin <Directory>),
 // loading every module from ServerRoot/modules as the image does, but no
-// CGI module: that is the snippet's job.
-func imageMain(root string, mpm httpdconf.MPM) string {
+// CGI module: that is the drop-in's job, included at the end.
+func imageMain(root string, mpm httpdconf.MPM, port int, cgiDir, dropIn string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ServerRoot %q\nListen 127.0.0.1:18080\nServerName localhost\n", root)
+	fmt.Fprintf(&b, "ServerRoot %q\nListen 127.0.0.1:%d\nServerName localhost\n", root, port)
 	for _, m := range []string{"mpm_" + string(mpm), "unixd", "log_config", "authz_core", "alias", "env", "mime"} {
 		fmt.Fprintf(&b, "<IfModule !%s_module>\nLoadModule %s_module modules/mod_%s.so\n</IfModule>\n", m, m, m)
 	}
-	fmt.Fprintf(&b, "PidFile logs/httpd.pid\nErrorLog logs/error_log\nDocumentRoot %q\n", filepath.Join(root, "htdocs"))
-	b.WriteString(`ScriptAlias /cgi-bin/ "/usr/local/apache2/cgi-bin/"` + "\n")
-	b.WriteString("<Directory \"/usr/local/apache2/cgi-bin\">\n    AllowOverride None\n    Options None\n    Require all granted\n</Directory>\n")
-	b.WriteString("Include " + snippet("httpd-image") + "\n")
+	// The image's build puts runtime files (and so mod_cgid's default
+	// ScriptSock) in logs/; Debian's build would use /var/run/apache2.
+	b.WriteString("DefaultRuntimeDir logs\n")
+	fmt.Fprintf(&b, "PidFile logs/httpd.pid\nErrorLog logs/error_log\nTypesConfig conf/mime.types\nDocumentRoot %q\n", filepath.Join(root, "htdocs"))
+	fmt.Fprintf(&b, "ScriptAlias /cgi-bin/ %q\n", cgiDir+"/")
+	fmt.Fprintf(&b, "<Directory %q>\n    AllowOverride None\n    Options None\n    Require all granted\n</Directory>\n", cgiDir)
+	fmt.Fprintf(&b, "Include %q\n", dropIn)
 	return b.String()
 }
 
@@ -238,8 +241,14 @@ func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
 			if err := os.Symlink(mods, filepath.Join(root, "modules")); err != nil {
 				t.Fatal(err)
 			}
+			if err := os.MkdirAll(filepath.Join(root, "conf"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "conf", "mime.types"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			conf := filepath.Join(root, "httpd.conf")
-			if err := os.WriteFile(conf, []byte(imageMain(root, tt.mpm)), 0o644); err != nil {
+			if err := os.WriteFile(conf, []byte(imageMain(root, tt.mpm, 18080, "/usr/local/apache2/cgi-bin", snippet("httpd-image"))), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			out, ok := apache(t, bin, nil, append([]string{"-t", "-f", conf}, tt.define...)...)

@@ -62,6 +62,7 @@ type Server struct {
 	ConfigPath string
 	Config     httpdconf.Config
 
+	proc Process
 	cmd  *exec.Cmd
 	done chan struct{}
 	// waitErr is set before done is closed.
@@ -74,11 +75,7 @@ type Server struct {
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	bin := Binary(t)
-	root, err := makeRoot()
-	if err != nil {
-		t.Fatalf("apachetest: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := Dir(t)
 
 	user, group := Account(os.Geteuid(), os.Getegid())
 	cfg := httpdconf.Config{
@@ -108,7 +105,7 @@ func Start(t testing.TB, opts Options) *Server {
 		}
 	}
 	for name, src := range opts.CGI {
-		if err := copyExecutable(src, filepath.Join(cfg.CGIBin, name)); err != nil {
+		if err := CopyExecutable(src, filepath.Join(cfg.CGIBin, name)); err != nil {
 			t.Fatalf("apachetest: %v", err)
 		}
 	}
@@ -120,19 +117,23 @@ func Start(t testing.TB, opts Options) *Server {
 
 	var lastErr error
 	for try := 0; try < portTries; try++ {
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
 			t.Fatalf("apachetest: %v", err)
 		}
 		cfg.Port = port
 		s.Config = cfg
-		s.URL = "http://" + net.JoinHostPort(cfg.Host, strconv.Itoa(port))
+		var conf bytes.Buffer
+		if err := cfg.Render(&conf); err != nil {
+			t.Fatalf("apachetest: %v", err)
+		}
+		if err := os.WriteFile(s.ConfigPath, conf.Bytes(), 0o644); err != nil {
+			t.Fatalf("apachetest: %v", err)
+		}
+		os.Remove(cfg.ErrorLog)
+		s.proc = Process{Args: []string{"-f", s.ConfigPath}, Port: port, ErrorLog: cfg.ErrorLog, Dir: root}
 		if lastErr = s.start(bin); lastErr == nil {
-			t.Cleanup(func() {
-				if err := s.stop(); err != nil {
-					t.Errorf("apachetest: %v\n%s", err, s.ErrorLog())
-				}
-			})
+			s.stopAtCleanup(t)
 			return s
 		}
 		if !strings.Contains(s.ErrorLog()+s.startupOutput(), "Address already in use") {
@@ -143,23 +144,55 @@ func Start(t testing.TB, opts Options) *Server {
 	return nil
 }
 
-// start renders the config, runs Apache in the foreground as a child in its
-// own process group, and waits until it answers HTTP.
+// Process describes an Apache started from a configuration the test laid
+// out itself, such as a copy of Debian's /etc/apache2 with a drop-in added.
+type Process struct {
+	// Args follow the binary, e.g. -d DIR -f FILE; -DFOREGROUND is added.
+	Args []string
+	// Env holds KEY=VALUE pairs added to the environment (Debian's
+	// apache2.conf needs the APACHE_* variables of its envvars file).
+	Env []string
+	// Port is the 127.0.0.1 port the configuration listens on.
+	Port int
+	// ErrorLog is the error log's path, shown when something fails.
+	ErrorLog string
+	// Dir receives startup.log: what Apache prints before it opens ErrorLog.
+	Dir string
+}
+
+// StartProcess starts Apache as p describes, waits until it answers on
+// 127.0.0.1:p.Port and stops it in t.Cleanup. It skips (or fails under
+// CI=true) when Apache is not installed.
+func StartProcess(t testing.TB, p Process) *Server {
+	t.Helper()
+	bin := Binary(t)
+	s := &Server{proc: p}
+	if err := s.start(bin); err != nil {
+		t.Fatalf("apachetest: %v\n%s%s", err, s.startupOutput(), s.ErrorLog())
+	}
+	s.stopAtCleanup(t)
+	return s
+}
+
+func (s *Server) stopAtCleanup(t testing.TB) {
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("apachetest: %v\n%s", err, s.ErrorLog())
+		}
+	})
+}
+
+// start runs Apache in the foreground as a child in its own process group,
+// and waits until it answers HTTP.
 func (s *Server) start(bin string) error {
-	var conf bytes.Buffer
-	if err := s.Config.Render(&conf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(s.ConfigPath, conf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	os.Remove(s.Config.ErrorLog)
-	out, err := os.Create(filepath.Join(s.Root, "startup.log"))
+	s.URL = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(s.proc.Port))
+	out, err := os.Create(filepath.Join(s.proc.Dir, "startup.log"))
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	cmd := exec.Command(bin, "-f", s.ConfigPath, "-DFOREGROUND")
+	cmd := exec.Command(bin, append(s.proc.Args, "-DFOREGROUND")...)
+	cmd.Env = append(os.Environ(), s.proc.Env...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -213,18 +246,18 @@ func (s *Server) stop() error {
 
 // ErrorLog returns the contents of Apache's error log, for failure messages.
 func (s *Server) ErrorLog() string {
-	b, _ := os.ReadFile(s.Config.ErrorLog)
+	b, _ := os.ReadFile(s.proc.ErrorLog)
 	return string(b)
 }
 
-// AccessLog returns the contents of Apache's access log.
+// AccessLog returns the contents of the access log of a server from Start.
 func (s *Server) AccessLog() string {
 	b, _ := os.ReadFile(s.Config.AccessLog)
 	return string(b)
 }
 
 func (s *Server) startupOutput() string {
-	b, _ := os.ReadFile(filepath.Join(s.Root, "startup.log"))
+	b, _ := os.ReadFile(filepath.Join(s.proc.Dir, "startup.log"))
 	return string(b)
 }
 
@@ -298,35 +331,50 @@ func Account(euid, egid int) (user, group string) {
 	return "#" + strconv.Itoa(euid), "#" + strconv.Itoa(egid)
 }
 
-// makeRoot creates a fresh ServerRoot under os.TempDir, mode 0755, and
-// checks that www-data can reach it: every folder above it must be
+// Dir returns a fresh folder under os.TempDir, mode 0755, removed when t
+// ends. Unlike t.TempDir (mode 0700) it can hold files that Apache's
+// www-data children read and run; it fails t when a folder above it is not
 // searchable by others.
-func makeRoot() (string, error) {
-	root, err := os.MkdirTemp("", "apachetest-")
+func Dir(t testing.TB) string {
+	t.Helper()
+	d, err := makeDir()
+	if d != "" {
+		t.Cleanup(func() { os.RemoveAll(d) })
+	}
+	if err != nil {
+		t.Fatalf("apachetest: %v", err)
+	}
+	return d
+}
+
+func makeDir() (string, error) {
+	dir, err := os.MkdirTemp("", "apachetest-")
 	if err != nil {
 		return "", err
 	}
-	if err := os.Chmod(root, 0o755); err != nil {
-		return "", err
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return dir, err
 	}
 	if os.Geteuid() == 0 {
-		for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
 			fi, err := os.Stat(d)
 			if err != nil {
-				return "", err
+				return dir, err
 			}
 			if fi.Mode().Perm()&0o001 == 0 {
-				return "", fmt.Errorf("%s is not searchable by www-data (mode %v); set TMPDIR to a folder it can reach, such as /tmp", d, fi.Mode().Perm())
+				return dir, fmt.Errorf("%s is not searchable by www-data (mode %v); set TMPDIR to a folder it can reach, such as /tmp", d, fi.Mode().Perm())
 			}
 			if d == filepath.Dir(d) {
 				break
 			}
 		}
 	}
-	return root, nil
+	return dir, nil
 }
 
-func copyExecutable(src, dst string) error {
+// CopyExecutable copies the program src to dst with mode 0755, whatever
+// the umask, so that Apache's children can run it.
+func CopyExecutable(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
@@ -352,7 +400,8 @@ func writeStatic(docRoot, name string, data []byte) error {
 	return os.Chmod(p, 0o644)
 }
 
-func freePort() (int, error) {
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
