@@ -31,7 +31,7 @@ type view struct {
 	Listen      string
 	Modules     []module
 	CGIBinSlash string
-	Env         []envVar
+	SetEnv      []envVar
 	FastCGIURL  string
 }
 
@@ -75,9 +75,9 @@ func (c Config) Render(w io.Writer) error {
 		v.CGIBinSlash += "/"
 	}
 	for k, val := range c.Env {
-		v.Env = append(v.Env, envVar{k, val})
+		v.SetEnv = append(v.SetEnv, envVar{k, val})
 	}
-	sort.Slice(v.Env, func(i, j int) bool { return v.Env[i].Name < v.Env[j].Name })
+	sort.Slice(v.SetEnv, func(i, j int) bool { return v.SetEnv[i].Name < v.SetEnv[j].Name })
 	if c.FastCGI != "" {
 		v.FastCGIURL = "fcgi://" + c.FastCGI + "/"
 	}

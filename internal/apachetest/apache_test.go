@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/fcgi"
+	"os"
 	"strings"
 	"testing"
 
@@ -334,4 +335,22 @@ func ExampleFindBinary() {
 		func(p string) bool { return strings.HasPrefix(p, "/usr/local/apache2/") })
 	fmt.Println(bin, err)
 	// Output: /usr/local/apache2/bin/httpd <nil>
+}
+
+func TestBuildGoBuildsAMainPackageByFolder(t *testing.T) {
+	tests := []struct{ name, chdir, dir string }{
+		{"a folder path relative to the test's folder is built", "", "testdata/echocgi"},
+		{`"." builds the folder a command's own test runs in`, "testdata/echocgi", "."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.chdir != "" {
+				t.Chdir(tt.chdir)
+			}
+			bin := apachetest.BuildGo(t, tt.dir)
+			if fi, err := os.Stat(bin); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+				t.Fatalf("BuildGo(%q) = %s (%v, %v), want an executable file", tt.dir, bin, fi, err)
+			}
+		})
+	}
 }

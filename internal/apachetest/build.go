@@ -9,20 +9,24 @@ import (
 )
 
 // BuildGo builds the Go main package in dir (a folder path, which may lie
-// under a testdata folder) as a static binary in a temporary folder and
-// returns its path, ready to pass in Options.CGI. It fails t when the build
-// fails.
+// under a testdata folder; "." in a command's own test) as a static binary
+// in a temporary folder and returns its path, ready to pass in Options.CGI.
+// It fails t when the build fails.
 func BuildGo(t testing.TB, dir string) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	out := filepath.Join(t.TempDir(), filepath.Base(dir))
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatalf("apachetest: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(abs))
 	// -buildvcs=false: a test binary needs no VCS stamp, and git refuses
 	// to read a clone owned by another user.
 	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-o", out, ".")
-	cmd.Dir = dir
+	cmd.Dir = abs
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("apachetest: go build in %s: %v\n%s", dir, err, msg)
