@@ -82,17 +82,7 @@ func TestDebianDropInServesCGIGateInsideDebiansOwnConfig(t *testing.T) {
 	echo := apachetest.EchoCGI(t)
 	for _, mpm := range []struct{ mpm, cgi string }{{"mpm_event", "cgid"}, {"mpm_prefork", "cgi"}} {
 		t.Run(mpm.mpm+" with mod_"+mpm.cgi+" runs /cgi-bin/cgigate with argv, PATH_INFO and the SetEnv defaults", func(t *testing.T) {
-			etc := debianCopy(t)
-			for _, m := range []string{"cgi", "cgid", "mpm_event", "mpm_prefork", "mpm_worker"} {
-				os.Remove(filepath.Join(etc, "mods-enabled", m+".load"))
-				os.Remove(filepath.Join(etc, "mods-enabled", m+".conf"))
-			}
-			for _, m := range []string{mpm.mpm, mpm.cgi} {
-				enable(t, etc, "mods", m+".load", "../mods-available/"+m+".load")
-				if _, err := os.Stat(filepath.Join(etc, "mods-available", m+".conf")); err == nil {
-					enable(t, etc, "mods", m+".conf", "../mods-available/"+m+".conf")
-				}
-			}
+			etc := debianCopy(t, mpm.mpm, mpm.cgi)
 			// Debian's default site listens on *:80; this copy listens on a
 			// free loopback port and serves from the main server.
 			sites, _ := filepath.Glob(filepath.Join(etc, "sites-enabled", "*"))
@@ -129,7 +119,7 @@ func TestDebianDropInServesCGIGateInsideDebiansOwnConfig(t *testing.T) {
 
 func TestHTTPDImageDropInServesCGIGateAndRecordsOnlyWithTheDefine(t *testing.T) {
 	bin := apachetest.Binary(t)
-	mods := apachetest.ModuleDir(bin, func(p string) bool { _, err := os.Stat(p); return err == nil })
+	mods := moduleDir(bin)
 	echo := apachetest.EchoCGI(t)
 	tests := []struct {
 		name    string

@@ -111,7 +111,7 @@ func writeConf(t *testing.T, c httpdconf.Config) string {
 // understood.
 func TestApacheAcceptsRenderedConfigs(t *testing.T) {
 	bin := apachetest.Binary(t)
-	mods := apachetest.ModuleDir(bin, func(p string) bool { _, err := os.Stat(p); return err == nil })
+	mods := moduleDir(bin)
 	tests := []struct {
 		name    string
 		cfg     httpdconf.Config
@@ -179,7 +179,7 @@ func TestApacheAcceptsRenderedConfigs(t *testing.T) {
 // machine's module folder stands in for it.
 func TestApacheAcceptsTheHTTPDImageLayout(t *testing.T) {
 	bin := apachetest.Binary(t)
-	mods := apachetest.ModuleDir(bin, func(p string) bool { _, err := os.Stat(p); return err == nil })
+	mods := moduleDir(bin)
 	for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
 		t.Run(string(mpm)+" loads modules relative to ServerRoot", func(t *testing.T) {
 			root := tree(t)
@@ -224,7 +224,7 @@ func snippet(layout string) string {
 
 func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
 	bin := apachetest.Binary(t)
-	mods := apachetest.ModuleDir(bin, func(p string) bool { _, err := os.Stat(p); return err == nil })
+	mods := moduleDir(bin)
 	tests := []struct {
 		name   string
 		mpm    httpdconf.MPM
@@ -267,17 +267,34 @@ func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
 }
 
 // debianCopy copies Debian's /etc/apache2 into a throwaway folder, so the
-// drop-in can be checked inside the distribution's real main config.
-func debianCopy(t *testing.T) string {
+// drop-in can be checked inside the distribution's real main config, and
+// enables there the MPM mpm and the modules mods (as a2dismod/a2enmod would),
+// every other MPM and CGI module disabled.
+func debianCopy(t *testing.T, mpm string, mods ...string) string {
 	t.Helper()
 	if _, err := os.Stat("/etc/apache2/apache2.conf"); err != nil {
 		apachetest.SkipOrFail(t, "Debian's /etc/apache2 is absent (install Debian's apache2 package)")
 	}
-	dst := filepath.Join(t.TempDir(), "apache2")
-	if out, err := exec.Command("cp", "-a", "/etc/apache2", dst).CombinedOutput(); err != nil {
+	etc := filepath.Join(t.TempDir(), "apache2")
+	if out, err := exec.Command("cp", "-a", "/etc/apache2", etc).CombinedOutput(); err != nil {
 		t.Fatalf("cp -a /etc/apache2: %v\n%s", err, out)
 	}
-	return dst
+	for _, m := range []string{"cgi", "cgid", "mpm_event", "mpm_prefork", "mpm_worker"} {
+		os.Remove(filepath.Join(etc, "mods-enabled", m+".load"))
+		os.Remove(filepath.Join(etc, "mods-enabled", m+".conf"))
+	}
+	for _, m := range append([]string{mpm}, mods...) {
+		enable(t, etc, "mods", m+".load", "../mods-available/"+m+".load")
+		if _, err := os.Stat(filepath.Join(etc, "mods-available", m+".conf")); err == nil {
+			enable(t, etc, "mods", m+".conf", "../mods-available/"+m+".conf")
+		}
+	}
+	return etc
+}
+
+// moduleDir is where the modules of the Apache at bin live.
+func moduleDir(bin string) string {
+	return apachetest.ModuleDir(bin, func(p string) bool { _, err := os.Stat(p); return err == nil })
 }
 
 // debianEnv is what /etc/apache2/envvars would set, pointed at dir.
@@ -300,31 +317,18 @@ func TestDebianDropInInsideDebiansOwnConfig(t *testing.T) {
 	bin := apachetest.Binary(t)
 	tests := []struct {
 		name    string
-		modules []string // .load files enabled besides Debian's defaults
+		mpm     string
+		modules []string // enabled besides Debian's defaults
 		ok      bool
 		want    string // in apache2's output
 	}{
-		{"with mod_cgid enabled it is accepted", []string{"cgid"}, true, "Syntax OK"},
-		{"with mod_cgi under prefork it is accepted", []string{"cgi"}, true, "Syntax OK"},
-		{"with no CGI module it is refused with a hint", nil, false, "a2enmod cgid"},
+		{"with mod_cgid enabled it is accepted", "mpm_event", []string{"cgid"}, true, "Syntax OK"},
+		{"with mod_cgi under prefork it is accepted", "mpm_prefork", []string{"cgi"}, true, "Syntax OK"},
+		{"with no CGI module it is refused with a hint", "mpm_event", nil, false, "a2enmod cgid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			etc := debianCopy(t)
-			for _, m := range []string{"cgi", "cgid", "mpm_event", "mpm_prefork", "mpm_worker"} {
-				os.Remove(filepath.Join(etc, "mods-enabled", m+".load"))
-				os.Remove(filepath.Join(etc, "mods-enabled", m+".conf"))
-			}
-			mpm := "mpm_event"
-			if len(tt.modules) > 0 && tt.modules[0] == "cgi" {
-				mpm = "mpm_prefork"
-			}
-			for _, m := range append([]string{mpm}, tt.modules...) {
-				enable(t, etc, "mods", m+".load", "../mods-available/"+m+".load")
-				if _, err := os.Stat(filepath.Join(etc, "mods-available", m+".conf")); err == nil {
-					enable(t, etc, "mods", m+".conf", "../mods-available/"+m+".conf")
-				}
-			}
+			etc := debianCopy(t, tt.mpm, tt.modules...)
 			enable(t, etc, "conf", "cgigate.conf", snippet("debian"))
 			run := t.TempDir()
 			out, ok := apache(t, bin, debianEnv(run), "-t", "-d", etc, "-f", filepath.Join(etc, "apache2.conf"))
