@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/decoder"
@@ -70,6 +71,15 @@ var settings = []setting{
 		func(c *config, v string) error {
 			n, err := parsePositive(v)
 			c.cgi.Decoder.Limits.Fields = n
+			return err
+		}},
+	{"CGIGATE_READ_TIMEOUT", cgi.DefaultReadTimeout.String(), "deadline for reading a request body from stdin (408 after); keep it below Apache's Timeout",
+		func(c *config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err == nil && d <= 0 {
+				err = errors.New("want a positive duration")
+			}
+			c.cgi.Limits.ReadTimeout = d
 			return err
 		}},
 	{"CGIGATE_INDEX_DIR", "", "folder of .txt and .html documents ISINDEX searches look in; empty: no search",

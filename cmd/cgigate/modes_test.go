@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// -http serves through net/http/cgi.Handler running the binary itself.
+func TestHTTPMode(t *testing.T) {
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	cmd.Env = []string{"CGIGATE_NCR=1"}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), "cgigate: open ")
+	if !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
+		t.Fatalf("printed %q", line)
+	}
+	t.Run("it prints the URL to open and answers through the CGI path", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", u+"?q=%26%2321360%3B", nil)
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("Proxy", "http://127.0.0.1:9/")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		r := jsonResult(t, string(b))
+		// CGIGATE_NCR=1 reached the child: the settings are inherited.
+		if resp.StatusCode != 200 || len(r.Fields) != 1 || r.Fields[0].Value != "印" {
+			t.Errorf("status %d body %s", resp.StatusCode, b)
+		}
+	})
+	t.Run("a POST body goes through the child's stdin", func(t *testing.T) {
+		resp, err := http.Post(u, "application/x-www-form-urlencoded", strings.NewReader("a=1&b=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), "<td>b</td><td>2</td><td>body</td>") {
+			t.Errorf("status %d body %s", resp.StatusCode, b)
+		}
+	})
+}
+
+func TestNoModeIsUsage(t *testing.T) {
+	out, err := execOut(t, nil)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(out, "usage:") {
+		t.Errorf("exit %v output %q", err, out)
+	}
+}
