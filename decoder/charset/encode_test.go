@@ -217,7 +217,11 @@ func TestEncodeWritesOnlyBytesTheStandardDecodesBack(t *testing.T) {
 					refused++
 					continue
 				}
-				if s, errs := r.decode(name, b); s != string(cp) || len(errs) > 0 {
+				want := string(cp)
+				if cp == 0x2212 && (name == "shift_jis" || name == "euc-jp") {
+					want = "\uFF0D" // the standard's encoder writes MINUS SIGN as FULLWIDTH HYPHEN-MINUS
+				}
+				if s, errs := r.decode(name, b); s != want || len(errs) > 0 {
 					t.Errorf("%s Encode(%U) = % X, which the Encoding Standard decodes to %+q", name, cp, b, s)
 				}
 			}

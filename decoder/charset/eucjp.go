@@ -17,8 +17,20 @@ import (
 func init() { fixes["euc-jp"] = fixEUCJP }
 
 func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
-	return &patchedEncoding{Encoding: enc, decoder: decoderOf(enc), scan: scanEUCJP}
+	return &patchedEncoding{
+		Encoding: enc,
+		decoder:  decoderOf(enc),
+		scan:     scanEUCJP,
+		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
+	}
 }
+
+// eucJPExtras: the standard's EUC-JP encoder (§ 13.1.2) writes U+2212 MINUS
+// SIGN as U+FF0D's A1 DD; x/text refuses it. (It also writes U+00A5 and
+// U+203E as 5C and 7E, which decode to '\' and '~': those stay refused.
+// x/text writes JIS X 0212 characters as 8F xx xx, which the standard's
+// encoder never does but its decoder reads back: kept, it loses nothing.)
+var eucJPExtras = map[rune][]byte{0x2212: {0xA1, 0xDD}}
 
 func inA1FE(b byte) bool { return b >= 0xA1 && b != 0xFF }
 
