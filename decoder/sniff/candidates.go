@@ -28,8 +28,6 @@ type candidate struct {
 	sb     *singleByte // for single-byte candidates but windows-1258
 }
 
-func (c *candidate) cs() *charset.Charset { return c.c }
-
 // candidateList is the order that breaks ties; names are WHATWG names.
 var candidateList = []struct {
 	name string

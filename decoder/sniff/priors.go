@@ -46,7 +46,9 @@ func priorsFor(ev Evidence) priors {
 			}
 		}
 	}
-	if tld := hostTLD(ev.Host); tld != "" {
+	// Country-code TLDs have two letters (RFC 1591 § 2); a longer one is
+	// generic, never an ISO 3166 alpha-3 code (.com is not Comoros).
+	if tld := hostTLD(ev.Host); len(tld) == 2 {
 		// The likely language of the TLD's region, by CLDR's likely
 		// subtags: und-JP is ja-Jpan-JP, und-TW is zh-Hant-TW.
 		if r, err := language.ParseRegion(tld); err == nil && r.IsCountry() {

@@ -80,4 +80,3 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch) (scor
 	}
 	return best + c.base, 0
 }
-

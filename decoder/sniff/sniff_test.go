@@ -1,0 +1,123 @@
+package sniff
+
+import (
+	"encoding/hex"
+	"testing"
+)
+
+// Bytes below were produced by Python's codecs, e.g.
+// "東京".encode("shift_jis").hex() == "938c8b9e".
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSniff(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples []string // hex
+		ev      Evidence
+		want    string
+		wantOK  bool
+	}{
+		{"pure ASCII tells no charset apart", []string{"68656c6c6f"}, Evidence{}, "", false},
+		{"no samples tell nothing", nil, Evidence{}, "", false},
+		{"UTF-8 with three-byte sequences is UTF-8", []string{"e69db1e4baac"}, Evidence{}, "utf-8", true},
+		{"UTF-8 Cyrillic is UTF-8", []string{"d09cd0bed181d0bad0b2d0b0"}, Evidence{}, "utf-8", true},
+		{"Shift_JIS kanji are Shift_JIS", []string{"938c8b9e"}, Evidence{}, "shift_jis", true},
+		{"EUC-JP kanji are EUC-JP", []string{"c5ecb5fe"}, Evidence{}, "euc-jp", true},
+		{"ISO-2022-JP escapes are ISO-2022-JP", []string{"1b2442456c357e1b2842"}, Evidence{}, "iso-2022-jp", true},
+		{"EUC-KR hangul are EUC-KR", []string{"bcadbfef"}, Evidence{}, "euc-kr", true},
+		{"GBK hanzi are GBK", []string{"b1b1bea9"}, Evidence{}, "gbk", true},
+		{"Big5 hanzi are Big5", []string{"bb4fa55f"}, Evidence{}, "big5", true},
+		{"windows-1251 Russian is windows-1251", []string{"cceef1eae2e0"}, Evidence{}, "windows-1251", true},
+		{"KOI8-R Russian is KOI8-R", []string{"edcfd3cbd7c1"}, Evidence{}, "koi8-r", true},
+		{"a German umlaut is windows-1252", []string{"66fc72"}, Evidence{}, "windows-1252", true},
+		{"a Hebrew word taken for Greek alone is Hebrew with Accept-Language he",
+			[]string{"ece7ed"}, Evidence{AcceptLanguage: "he-IL,he;q=0.9,en;q=0.5"}, "windows-1255", true},
+		{"a Hebrew word taken for Greek alone is Hebrew on an .il host",
+			[]string{"ece7ed"}, Evidence{Host: "www.example.co.il:8080"}, "windows-1255", true},
+		{"a short Polish word is read with the longer one beside it",
+			[]string{"e66d61", "7a61bff3b3e62067ea9c6cb9206a619ff1"}, Evidence{}, "windows-1250", true},
+		{"an EUC family hint keeps the guess among its members",
+			[]string{"bcadbfef"}, Evidence{Candidates: []string{"euc-jp", "gbk"}}, "in the family", true},
+		{"unknown candidate labels are ignored",
+			[]string{"bcadbfef"}, Evidence{Candidates: []string{"no-such-charset", "EUC-KR"}}, "euc-kr", true},
+		{"bytes no candidate decodes name the one with the fewest errors",
+			[]string{"ffff"}, Evidence{Candidates: []string{"shift_jis", "euc-jp"}}, "shift_jis", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var samples [][]byte
+			for _, s := range tt.samples {
+				samples = append(samples, unhex(t, s))
+			}
+			g, ok := New().Sniff(samples, tt.ev)
+			want := tt.want
+			if want == "in the family" && (g.Charset == "euc-jp" || g.Charset == "gbk") {
+				want = g.Charset
+			}
+			if g.Charset != want || ok != tt.wantOK {
+				t.Errorf("Sniff = %+v, %v; want %q, %v", g, ok, tt.want, tt.wantOK)
+			}
+			if g.Confidence < 0 || g.Confidence > 1 || !ok && g.Confidence != 0 {
+				t.Errorf("confidence %v out of range", g.Confidence)
+			}
+		})
+	}
+}
+
+func TestEvidenceRaisesConfidence(t *testing.T) {
+	b := unhex(t, "ece7ed") // "לחם" in windows-1255
+	plain, _ := Detector{}.Sniff([][]byte{b}, Evidence{})
+	told, _ := Detector{}.Sniff([][]byte{b}, Evidence{AcceptLanguage: "he"})
+	if told.Charset != "windows-1255" || told.Confidence <= plain.Confidence && plain.Charset == told.Charset {
+		t.Errorf("without evidence %+v, with Accept-Language he %+v", plain, told)
+	}
+}
+
+func TestHostTLD(t *testing.T) {
+	tests := []struct{ name, host, want string }{
+		{"a host name gives its last label", "www.example.jp", "jp"},
+		{"a port is dropped", "example.kr:8443", "kr"},
+		{"a final dot is dropped", "example.cn.", "cn"},
+		{"an IPv4 address has no TLD", "192.0.2.1", ""},
+		{"an IPv6 address has no TLD", "[2001:db8::1]:80", ""},
+		{"a single label has no TLD", "localhost", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := hostTLD(tt.host); got != tt.want {
+				t.Errorf("hostTLD(%q) = %q, want %q", tt.host, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPriorsFollowCLDRLikelyLanguages(t *testing.T) {
+	tests := []struct {
+		name string
+		ev   Evidence
+		lang string
+	}{
+		{"zh-TW asks for traditional Chinese", Evidence{AcceptLanguage: "zh-TW"}, "zh-Hant"},
+		{"zh-CN asks for simplified Chinese", Evidence{AcceptLanguage: "zh-CN,zh;q=0.9"}, "zh-Hans"},
+		{"a .tw host is traditional Chinese", Evidence{Host: "example.com.tw"}, "zh-Hant"},
+		{"a .ua host is Ukrainian", Evidence{Host: "example.ua"}, "uk"},
+		{"a .jp host is Japanese", Evidence{Host: "example.jp"}, "ja"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if p := priorsFor(tt.ev); p.of(tt.lang) <= 0 {
+				t.Errorf("priors %v give %s nothing", p, tt.lang)
+			}
+		})
+	}
+	if p := priorsFor(Evidence{Host: "example.com"}); len(p) != 0 {
+		t.Errorf("a .com host favours %v", p)
+	}
+}
