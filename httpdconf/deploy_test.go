@@ -253,8 +253,8 @@ func TestComposeDockerfileAndSnippetAgree(t *testing.T) {
 		if recordTarget == "" {
 			t.Fatal("no named volume")
 		}
-		if !strings.Contains(string(snip), "SetEnv CGIGATE_RECORD "+recordTarget+"\n") {
-			t.Errorf("cgigate.conf does not set CGIGATE_RECORD to the volume %s", recordTarget)
+		if !strings.Contains(string(snip), "SetEnv CGIGATE_RECORD "+recordTarget+"/") {
+			t.Errorf("cgigate.conf does not set CGIGATE_RECORD to a file in the volume %s", recordTarget)
 		}
 		if !strings.Contains(strings.Join(d.runs, "\n"), "chown www-data:www-data "+recordTarget) {
 			t.Errorf("the Dockerfile does not give %s to www-data", recordTarget)

@@ -169,8 +169,8 @@ func TestHTTPDImageDropInServesCGIGateAndRecordsOnlyWithTheDefine(t *testing.T) 
 			rep := echoEnv(t, s, "/cgi-bin/cgigate/extra?a+b")
 			checkGateway(t, rep, env)
 			rec, ok := rep.Env["CGIGATE_RECORD"]
-			if tt.record && rec != "/var/lib/cgigate/records" {
-				t.Errorf("CGIGATE_RECORD = %q (set: %v), want /var/lib/cgigate/records", rec, ok)
+			if want := "/var/lib/cgigate/records/submissions.jsonl"; tt.record && rec != want {
+				t.Errorf("CGIGATE_RECORD = %q (set: %v), want %s", rec, ok, want)
 			}
 			if !tt.record && ok {
 				t.Errorf("CGIGATE_RECORD = %q, want it unset without -DCGIGATE_RECORD", rec)
