@@ -171,6 +171,32 @@ func TestPOSTBodiesReachTheCGIAndLimitRequestBodyRefusesLargerOnes(t *testing.T)
 	}
 }
 
+// RFC 3875 section 4.1.2 has the server give CONTENT_LENGTH with any body;
+// Apache does not for a chunked request: it passes the de-chunked body on
+// stdin, closes it at the end, and sets no CONTENT_LENGTH at all.
+func TestChunkedBodiesReachTheCGIWithoutContentLength(t *testing.T) {
+	echoBin := apachetest.EchoCGI(t)
+	raw := "POST /cgi-bin/echo HTTP/1.1\r\nHost: test\r\nConnection: close\r\n" +
+		"Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n" +
+		"5\r\nq=%88\r\n6\r\n%F3+ab\r\n0\r\n\r\n"
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			s := apachetest.Start(t, apachetest.Options{MPM: mpm, CGI: map[string]string{"echo": echoBin}})
+			r := s.DoRaw(t, []byte(raw))
+			var rep apachetest.EchoReport
+			if r.Status != http.StatusOK || json.Unmarshal(r.Body, &rep) != nil {
+				t.Fatalf("status %d, body %q\n%s", r.Status, r.Body, s.ErrorLog())
+			}
+			if cl, ok := rep.Env["CONTENT_LENGTH"]; ok {
+				t.Errorf("CONTENT_LENGTH = %q, want it unset for a chunked body", cl)
+			}
+			if string(rep.Body) != "q=%88%F3+ab" {
+				t.Errorf("stdin = %q, want the de-chunked body q=%%88%%F3+ab", rep.Body)
+			}
+		})
+	}
+}
+
 func TestStaticFilesAreServedFromDocumentRoot(t *testing.T) {
 	page := []byte("<!doctype html><meta charset=Shift_JIS><title>form</title>\n")
 	s := apachetest.Start(t, apachetest.Options{Files: map[string][]byte{"forms/index.html": page}})

@@ -275,41 +275,49 @@ type Response struct {
 
 // Do sends one HTTP/1.1 request whose request-target is written byte for
 // byte as given (no client-side re-encoding, unlike net/http), with header
-// and body, and returns the response. It fails t, showing the error log,
-// when the exchange fails.
+// and body (Content-Length set when body is not nil), and returns the
+// response. It fails t, showing the error log, when the exchange fails.
 func (s *Server) Do(t testing.TB, method, target string, header http.Header, body []byte) Response {
 	t.Helper()
-	resp, err := s.do(method, target, header, body)
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, s.addr())
+	if body != nil {
+		fmt.Fprintf(&req, "Content-Length: %d\r\n", len(body))
+	}
+	header.Write(&req)
+	req.WriteString("\r\n")
+	req.Write(body)
+	return s.DoRaw(t, req.Bytes())
+}
+
+// DoRaw writes raw to the server as is (a whole request, which should ask
+// for Connection: close) and reads one response; for requests Do cannot
+// express, such as chunked bodies or malformed request lines. It fails t,
+// showing the error log, when the exchange fails.
+func (s *Server) DoRaw(t testing.TB, raw []byte) Response {
+	t.Helper()
+	resp, err := s.roundTrip(raw)
 	if err != nil {
-		t.Fatalf("apachetest: %s %s: %v\n%s", method, target, err, s.ErrorLog())
+		line, _, _ := bytes.Cut(raw, []byte("\r\n"))
+		t.Fatalf("apachetest: %q: %v\n%s", line, err, s.ErrorLog())
 	}
 	return resp
 }
 
-func (s *Server) do(method, target string, header http.Header, body []byte) (Response, error) {
-	addr := strings.TrimPrefix(s.URL, "http://")
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+func (s *Server) addr() string { return strings.TrimPrefix(s.URL, "http://") }
+
+func (s *Server) roundTrip(raw []byte) (Response, error) {
+	conn, err := net.DialTimeout("tcp", s.addr(), 5*time.Second)
 	if err != nil {
 		return Response{}, err
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(60 * time.Second))
-	var req bytes.Buffer
-	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, addr)
-	if body != nil {
-		fmt.Fprintf(&req, "Content-Length: %d\r\n", len(body))
-	}
-	for k, vs := range header {
-		for _, v := range vs {
-			fmt.Fprintf(&req, "%s: %s\r\n", k, v)
-		}
-	}
-	req.WriteString("\r\n")
-	req.Write(body)
-	if _, err := conn.Write(req.Bytes()); err != nil {
+	if _, err := conn.Write(raw); err != nil {
 		return Response{}, err
 	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: method})
+	method, _, _ := bytes.Cut(raw, []byte(" "))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: string(method)})
 	if err != nil {
 		return Response{}, err
 	}

@@ -33,6 +33,10 @@ func main() {
 	}
 	if n, err := strconv.ParseInt(os.Getenv("CONTENT_LENGTH"), 10, 64); err == nil && n > 0 {
 		r.Body, _ = io.ReadAll(io.LimitReader(os.Stdin, n))
+	} else if _, set := os.LookupEnv("CONTENT_LENGTH"); !set && os.Getenv("REQUEST_METHOD") == "POST" {
+		// A chunked request comes with no CONTENT_LENGTH; Apache closes
+		// stdin after the body.
+		r.Body, _ = io.ReadAll(io.LimitReader(os.Stdin, 1<<20))
 	}
 	os.Stdin.Close()
 	out, err := json.Marshal(r)
