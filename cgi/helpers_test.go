@@ -1,6 +1,7 @@
 package cgi_test
 
 import (
+	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -129,3 +130,5 @@ func fieldsOf(f *cgi.Form) [][3]string {
 }
 
 var _ = http.StatusOK
+
+func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }

@@ -61,11 +61,17 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 	if valueMax == 0 {
 		valueMax = decoder.DefaultMaxValueBytes
 	}
-	mr := multipart.NewReader(body, boundary)
+	fs := &finalScanner{r: body, delim: []byte("--" + boundary + "--")}
+	mr := multipart.NewReader(fs, boundary)
 	var files []rawFile
 	for n := 0; ; n++ {
 		p, err := mr.NextRawPart()
 		if err == io.EOF {
+			if !fs.seen {
+				// Go also says io.EOF when the body ends inside a part's
+				// headers; only the closing delimiter ends a form.
+				return nil, errorf(http.StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
+			}
 			return files, nil
 		}
 		if err != nil {
@@ -268,4 +274,48 @@ func decodeFiles(raws []rawFile, res *decoder.Result) ([]File, error) {
 		})
 	}
 	return out, nil
+}
+
+// finalScanner watches the bytes multipart.Reader reads for a closing
+// delimiter line ("--boundary--", then only white space up to the line's
+// end; RFC 2046 § 5.1.1). mime/multipart reports the end of a body whose
+// last part's headers were cut off as a plain io.EOF, as if the form had
+// ended; seen tells the two apart. A closing line anywhere in the stream
+// is where Go stops: in a part's body it ends the part, in a part's
+// headers it is a malformed header line (an error, not io.EOF).
+type finalScanner struct {
+	r     io.Reader
+	delim []byte
+	pos   int // bytes of delim matched at the start of the current line
+	state int // 0 matching, 1 matched (white space may follow), 2 not a closing line
+	seen  bool
+}
+
+func (f *finalScanner) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			f.seen = f.seen || f.state == 1
+			f.state, f.pos = 0, 0
+			continue
+		}
+		switch f.state {
+		case 0:
+			if c == f.delim[f.pos] {
+				if f.pos++; f.pos == len(f.delim) {
+					f.state = 1
+				}
+			} else {
+				f.state = 2
+			}
+		case 1:
+			if c != ' ' && c != '\t' && c != '\r' {
+				f.state = 2
+			}
+		}
+	}
+	if err == io.EOF && f.state == 1 {
+		f.seen = true
+	}
+	return n, err
 }

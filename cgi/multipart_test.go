@@ -87,6 +87,34 @@ func TestMultipart(t *testing.T) {
 	})
 }
 
+func TestMultipartEnds(t *testing.T) {
+	head := "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n"
+	for _, tc := range []struct{ name, body string }{
+		{"a closing boundary with CRLF ends the form", head + "--XyZ--\r\n"},
+		{"a closing boundary without CRLF ends the form", head + "--XyZ--"},
+		{"white space after the closing boundary is padding", head + "--XyZ-- \t\r\n"},
+		{"an epilogue after the closing boundary is ignored", head + "--XyZ--\r\nepilogue\r\n--XyZ\r\n"},
+		{"a preamble before the first boundary is ignored", "preamble\r\n" + head + "--XyZ--\r\n"},
+		{"bare LF line ends are read", strings.ReplaceAll(head+"--XyZ--\r\n", "\r\n", "\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := readForm(t, post(mpType, tc.body), tc.body, cgi.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fieldsOf(f); len(got) != 1 || got[0] != [3]string{"a", "A", "body"} {
+				t.Errorf("fields %q", got)
+			}
+		})
+	}
+	t.Run("a form of no parts is empty", func(t *testing.T) {
+		f, err := readForm(t, post(mpType, "--XyZ--\r\n"), "--XyZ--\r\n", cgi.Config{})
+		if err != nil || len(f.Fields) != 0 {
+			t.Errorf("%v %+v", err, f)
+		}
+	})
+}
+
 // The rule for filename and filename* (corpus case 52).
 func TestMultipartFilenameRule(t *testing.T) {
 	for _, tc := range []struct {
@@ -144,6 +172,12 @@ func TestMultipartRefusals(t *testing.T) {
 			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\x00b\"", "A"}), cgi.Config{}, 400},
 		{"a bare CR in a part header is 400 (corpus case 56)", mpType,
 			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"; filename=\"x\ry\"", "A"}), cgi.Config{}, 400},
+		{"a body that ends inside a part's headers is 400 (Go says io.EOF)", mpType,
+			"--XyZ\r\nContent-Disposition: form-data; name=\"a\"", cgi.Config{}, 400},
+		{"a body that ends after a part's headers is 400", mpType,
+			"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n", cgi.Config{}, 400},
+		{"a closing boundary in a part's headers is 400, not the end", mpType,
+			"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n--XyZ--\r\n", cgi.Config{}, 400},
 		{"a part without Content-Disposition is 400", mpType, mp("XyZ", part{"Content-Type: text/plain", "A"}), cgi.Config{}, 400},
 		{"a part with two Content-Disposition headers is 400", mpType,
 			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"\r\nContent-Disposition: form-data; name=\"b\"", "A"}), cgi.Config{}, 400},

@@ -92,10 +92,16 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*htt
 		clErr = errorf(http.StatusBadRequest, "CONTENT_LENGTH", clen, "not a decimal byte count (RFC 3875 § 4.1.2)")
 	}
 	// net/http/cgi parses CONTENT_LENGTH itself and would refuse some of
-	// the bad forms without building a request; hand it a copy without.
+	// the bad forms without building a request, and it parses the URL from
+	// REQUEST_URI (or SCRIPT_NAME, PATH_INFO and QUERY_STRING), refusing a
+	// control byte in any of them: client input, which must not make it
+	// fail. Hand it a copy without those, and set the URL from the
+	// meta-variables themselves.
 	m := make(map[string]string, len(env))
 	for k, v := range env {
-		if k != "CONTENT_LENGTH" {
+		switch k {
+		case "CONTENT_LENGTH", "REQUEST_URI", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING":
+		default:
 			m[k] = v
 		}
 	}
@@ -103,6 +109,8 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*htt
 	if err != nil {
 		return nil, &Error{Status: http.StatusInternalServerError, Op: "environment", Msg: "not a CGI request", Err: err}
 	}
+	r.URL.Path = env["SCRIPT_NAME"] + env["PATH_INFO"]
+	r.URL.RawPath = ""
 	r.URL.RawQuery = env["QUERY_STRING"]
 	r.URL.ForceQuery = false
 	r.RequestURI = ""
