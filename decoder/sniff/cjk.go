@@ -34,6 +34,11 @@ var classCost = [...][nClasses]float64{
 	cjkHant: {clsHan: 0.06, clsHira: 16, clsKata: 16, clsHangul: 20},
 }
 
+// sameClassCost caps the cost of a class that continues the previous
+// character's: Japanese words run in one script (東京, ラーメン), so a
+// kanji after a kanji is likelier than a kanji anywhere.
+const sameClassCost = 0.6
+
 var hanTables = [...]string{cjkJa: hanJa, cjkKo: hanKo, cjkHans: hanHans, cjkHant: hanHant}
 
 // Costs in bits of characters outside the frequency tables.
@@ -47,32 +52,56 @@ const (
 	privateCost     = 22 // private use and supplementary planes
 )
 
+// scriptSwitchCost is paid each time an ASCII letter and a CJK character
+// touch: Latin words sit in CJK text ("iPhone 手机"), but a lone ideograph
+// between Latin letters is what Latin text misread looks like.
+const scriptSwitchCost = 3
+
 // cjkCost is -log2 of the probability of t in language l, in bits.
 func cjkCost(l cjkLang, t string) float64 {
 	total := 0.0
+	prevLetter, prevCJK := false, false
+	prevClass := -1
+	class := func(c int) float64 {
+		cost := classCost[l][c]
+		if c == prevClass {
+			cost = min(cost, sameClassCost)
+		}
+		prevClass = c
+		return cost
+	}
 	for i := 0; i < len(t); {
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
+		letter := r < 0x80 && isWordRune(r)
+		isCJK := r >= 0x80 && isWordRune(r)
+		if letter && prevCJK || isCJK && prevLetter {
+			total += scriptSwitchCost
+		}
+		prevLetter, prevCJK = letter, isCJK
+		if !isCJK {
+			prevClass = -1
+		}
 		switch {
 		case r < 0x80:
 			total += nonLetterCost(r)
 		case r >= 0x4E00 && r <= 0x9FFF:
-			total += classCost[l][clsHan] + float64(digit(hanTables[l][r-0x4E00]))/2
+			total += class(clsHan) + float64(digit(hanTables[l][r-0x4E00]))/2
 		case r >= 0x3041 && r <= 0x309F:
 			if l == cjkJa {
-				total += classCost[l][clsHira] + float64(digit(hiraganaJa[r-0x3040]))/2
+				total += class(clsHira) + float64(digit(hiraganaJa[r-0x3040]))/2
 			} else {
-				total += classCost[l][clsHira] + 6
+				total += class(clsHira) + 6
 			}
 		case r >= 0x30A0 && r <= 0x30FF:
 			if l == cjkJa {
-				total += classCost[l][clsKata] + float64(digit(katakanaJa[r-0x30A0]))/2
+				total += class(clsKata) + float64(digit(katakanaJa[r-0x30A0]))/2
 			} else {
-				total += classCost[l][clsKata] + 6
+				total += class(clsKata) + 6
 			}
 		case r >= 0xAC00 && r <= 0xD7A3:
 			if l == cjkKo {
-				total += classCost[l][clsHangul] + float64(digit(hangulKo[r-0xAC00]))/2
+				total += class(clsHangul) + float64(digit(hangulKo[r-0xAC00]))/2
 			} else {
 				total += rareCost
 			}
@@ -90,6 +119,8 @@ func cjkCost(l cjkLang, t string) float64 {
 			total += privateCost
 		case r >= 0x3400 && r <= 0x4DBF, r >= 0xF900 && r <= 0xFAFF:
 			total += rareCost
+		case isCJK:
+			total += rareCost // a letter of a script the CJK sets hold as symbols
 		default:
 			total += nonLetterCost(r)
 		}

@@ -90,6 +90,18 @@ type tally struct{ ok, n int }
 
 func (t tally) rate() float64 { return float64(t.ok) / float64(max(t.n, 1)) }
 
+// acceptLanguage is the Accept-Language a client of each corpus language
+// would send.
+var acceptLanguage = map[string]string{
+	"zh-Hans": "zh-CN", "zh-Hant": "zh-TW",
+}
+
+func init() {
+	for _, l := range []string{"ja", "ko", "ru", "uk", "bg", "el", "cs", "sk", "pl", "hu", "hr", "tr", "he", "ar", "vi", "th", "fr", "de", "es", "pt", "sv", "lt", "lv", "et"} {
+		acceptLanguage[l] = l
+	}
+}
+
 var buckets = []string{"2-4", "5-12", "13-40"}
 
 func TestSniffDecodesTheHeldOutCorpusBetterThanUchardet(t *testing.T) {
@@ -124,10 +136,25 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 	for _, b := range append(buckets, "all") {
 		ours[b], theirs[b] = &tally{}, &tally{}
 	}
-	var misses []string
+	var (
+		misses             []string
+		told               tally
+		confOK, confMissed float64
+	)
 	for _, r := range rows {
 		g, _ := New().Sniff([][]byte{r.raw}, Evidence{})
 		ok := decodesExactly(g.Charset, r.raw, r.Text)
+		if ok {
+			confOK += g.Confidence
+		} else {
+			confMissed += g.Confidence
+		}
+		// The same string from a client asking for its language.
+		gt, _ := New().Sniff([][]byte{r.raw}, Evidence{AcceptLanguage: acceptLanguage[r.Lang] + ",en;q=0.5"})
+		told.n++
+		if decodesExactly(gt.Charset, r.raw, r.Text) {
+			told.ok++
+		}
 		if byLang[r.Lang] == nil {
 			byLang[r.Lang] = &tally{}
 		}
@@ -147,6 +174,15 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 		} else {
 			misses = append(misses, fmt.Sprintf("%s %q %s -> %s (%.2f)", r.Lang, r.Text, r.Charset, g.Charset, g.Confidence))
 		}
+	}
+	nOK := ours["all"].ok
+	t.Logf("mean confidence: %.2f when right, %.2f when wrong", confOK/float64(max(nOK, 1)), confMissed/float64(max(len(rows)-nOK, 1)))
+	t.Logf("with Accept-Language of the string's language: %.1f%%", 100*told.rate())
+	if told.rate() < ours["all"].rate() {
+		t.Errorf("Accept-Language made the guesses worse: %.1f%% < %.1f%%", 100*told.rate(), 100*ours["all"].rate())
+	}
+	if nOK < len(rows) && confOK/float64(max(nOK, 1)) <= confMissed/float64(len(rows)-nOK) {
+		t.Errorf("confidence does not tell right guesses from wrong ones")
 	}
 	t.Logf("%-6s %6s %8s %8s", "bucket", "rows", "sniff", "uchardet")
 	for _, b := range append(buckets, "all") {

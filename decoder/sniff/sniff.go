@@ -64,10 +64,11 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	}
 	cands, utf8Allowed := restrict(ev.Candidates)
 	utf8Valid := utf8Allowed && high && allUTF8(samples)
-	if utf8Valid && !hasTwoByteUTF8(samples) {
-		// Every multibyte sequence is three or four bytes long: legacy
-		// text almost never forms one by chance (a lead byte 0xE0..0xF4
-		// followed by exactly two or three bytes 0x80..0xBF).
+	if utf8Valid && ordinaryUTF8(samples) {
+		// Every multibyte sequence is three or four bytes long and stands
+		// for a character of a script in everyday use: legacy text seldom
+		// forms one by chance (a lead byte 0xE0..0xF4 followed by exactly
+		// two or three bytes 0x80..0xBF).
 		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
 	}
 	pri := priorsFor(ev)
@@ -179,15 +180,37 @@ func utf8Confidence(samples [][]byte) float64 {
 	return 1 - math.Exp2(-3-4*float64(n))
 }
 
-// hasTwoByteUTF8 reports whether some sample, known to be valid UTF-8,
-// holds a two-byte sequence (lead byte 0xC2..0xDF).
-func hasTwoByteUTF8(samples [][]byte) bool {
+// ordinaryUTF8 reports whether the samples, known to be valid UTF-8, hold
+// only ASCII and three- or four-byte sequences for characters in everyday
+// use. Two-byte sequences (U+0080..U+07FF) arise from legacy pairs such as
+// GBK's D1 A7 ("学"), and rarer three-byte ones from legacy text too (Thai
+// in windows-874: E1 BC B9, "แผน", is U+1F39, polytonic Greek).
+func ordinaryUTF8(samples [][]byte) bool {
 	for _, s := range samples {
-		for _, b := range s {
-			if b >= 0xC2 && b <= 0xDF {
-				return true
+		for _, r := range string(s) {
+			if r >= 0x80 && !ordinaryRune(r) {
+				return false
 			}
 		}
 	}
-	return false
+	return true
+}
+
+// ordinaryRune is a character of U+0800 and up that text in a living
+// language commonly holds.
+func ordinaryRune(r rune) bool {
+	switch {
+	case r >= 0x0900 && r <= 0x137F: // Indic, Thai, Lao, Tibetan, Myanmar, Georgian, Ethiopic
+	case r >= 0x1780 && r <= 0x17FF: // Khmer
+	case r >= 0x1E00 && r <= 0x1EFF: // Vietnamese
+	case r >= 0x2000 && r <= 0x2BFF: // punctuation, symbols, arrows
+	case r >= 0x3000 && r <= 0x9FFF: // CJK
+	case r >= 0xAC00 && r <= 0xD7A3: // hangul
+	case r >= 0xFF00 && r <= 0xFFEF: // fullwidth and halfwidth forms
+	case r >= 0x1F000 && r <= 0x1FAFF: // emoji
+	case r >= 0x20000 && r <= 0x3FFFF: // CJK extensions
+	default:
+		return false
+	}
+	return true
 }

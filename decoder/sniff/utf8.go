@@ -11,7 +11,7 @@ var utf8Candidate = &candidate{name: "utf-8", cjk: noCJK}
 // utf8Score scores text decoded as UTF-8 in the likeliest of all the
 // languages modelled: UTF-8 writes them all.
 func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
-	best := negInf
+	best := -genericCost(decoded)
 	for l := range cjkNames {
 		s := 0.0
 		for _, t := range decoded {
@@ -25,4 +25,39 @@ func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
 		best = max(best, sc.text.score(l)+pri.of(l.name))
 	}
 	return best + utf8Bonus
+}
+
+// genericCost prices text in no particular language, the floor under the
+// language models for the scripts they lack (Armenian, Georgian, ...): a
+// letter continuing a word in its script's block costs as a letter of a
+// mid-sized alphabet, a letter starting a word or switching blocks more, a
+// capital after a small letter as much as the language models make it.
+func genericCost(decoded []string) float64 {
+	c := 0.0
+	for _, t := range decoded {
+		prevBlock, prevLower := rune(-1), false
+		for _, r := range t {
+			if !isWordRune(r) {
+				c += nonLetterCost(r)
+				prevBlock, prevLower = -1, false
+				continue
+			}
+			g := glyphOf(r)
+			switch {
+			case r < 0x80:
+				c += asciiCost
+			case r >= 0x800 && !ordinaryRune(r):
+				c += rareCost // polytonic Greek, Ogham, ...: seldom typed
+			case r>>8 == prevBlock:
+				c += 7
+			default:
+				c += 12
+			}
+			if g.flags&fUpper != 0 && prevLower {
+				c += 9
+			}
+			prevBlock, prevLower = r>>8, g.flags&fCased != 0 && g.flags&fUpper == 0
+		}
+	}
+	return c
 }

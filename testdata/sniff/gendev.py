@@ -82,12 +82,18 @@ def main():
                 if w and w.isalpha() and w.lower() not in held:
                     words.append(w)
         short = [w for w in words if len(w) <= 4]
+        ascii_words = [w for w in words if all(ord(c) < 128 for c in w)] or words
         made = 0
-        while made < 24:
-            # 8 strings for each length bucket.
-            want = ("2-4", "5-12", "13-40")[made // 8]
+        while made < 32:
+            # 8 strings for each length bucket, and 8 long ones that are
+            # mostly ASCII: one word with non-ASCII letters among plain ones.
+            want = ("2-4", "5-12", "13-40", "13-40")[made // 8]
             if want == "2-4":
                 text = rng.choice(short)
+            elif made >= 24:
+                ws = [rng.choice(ascii_words), rng.choice(ascii_words), rng.choice(words)]
+                rng.shuffle(ws)
+                text = " ".join(ws)
             else:
                 text = " ".join(rng.choice(words) for _ in range(1 if want == "5-12" else 3))
             if not 2 <= len(text) <= 40 or bucket(len(text)) != want or all(ord(c) < 128 for c in text):

@@ -446,8 +446,16 @@ func spread(counts map[rune]float64, level leveler, first, last rune) string {
 	return string(out)
 }
 
+// hansCosts keeps the counts of GB 2312's characters only: kHanyuPinlu also
+// counts traditional forms (鮮 beside 鲜), which GBK text seldom holds.
 func hansCosts(u *unihan) string {
-	return spread(u.pinlu, gbLevel, hanFirst, hanLast)
+	c := map[rune]float64{}
+	for r, n := range u.pinlu {
+		if lv := gbLevel(r); lv == 1 || lv == 2 {
+			c[r] = n
+		}
+	}
+	return spread(c, gbLevel, hanFirst, hanLast)
 }
 
 // tradCounts moves each simplified character's count to its traditional
