@@ -56,14 +56,14 @@ func (l *alphaLang) size() int {
 // digit decodes one byte of a generated table to half-bits.
 func digit(b byte) int {
 	switch {
+	case b == '-':
+		return 62
+	case b == '_':
+		return 63
 	case b <= '9':
 		return int(b - '0')
 	case b <= 'Z':
 		return int(b-'A') + 10
-	case b == '_':
-		return 63
-	case b == '-':
-		return 62
 	}
 	return int(b-'a') + 36
 }

@@ -462,7 +462,15 @@ func hansCosts(u *unihan) string {
 // forms (shared equally), keeping the count of characters written alike.
 func tradCounts(u *unihan) map[rune]float64 {
 	c := map[rune]float64{}
-	for r, n := range u.pinlu {
+	// In code point order, so that the float sums, and the file, are the
+	// same on every run.
+	keys := make([]rune, 0, len(u.pinlu))
+	for r := range u.pinlu {
+		keys = append(keys, r)
+	}
+	slices.Sort(keys)
+	for _, r := range keys {
+		n := u.pinlu[r]
 		if t := u.tradOf[r]; len(t) > 0 {
 			for _, x := range t {
 				c[x] += n / float64(len(t))
