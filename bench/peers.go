@@ -1,0 +1,135 @@
+package bench
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// The fixtures: the same job in each peer's idiom (see peers/).
+var (
+	//go:embed peers/floor.c
+	floorC []byte
+	//go:embed peers/cgipm.pl
+	cgipmPL []byte
+	//go:embed peers/fieldstorage.py
+	fieldstoragePY []byte
+)
+
+// Peer names, as they appear in cgi-bin and in the table.
+const (
+	Floor    = "c-floor"
+	CGIPM    = "perl-cgipm"
+	Python   = "python-cgi"
+	GoCGI    = "go-nethttpcgi"
+	Gateway  = "cgigate"
+	GatewayF = "cgigate-fcgi" // cgigate -fcgi behind mod_proxy_fcgi; not a cgi-bin program
+)
+
+// PeerNames lists the cgi-bin peers in table order: the floor first,
+// cgigate last.
+var PeerNames = []string{Floor, GoCGI, CGIPM, Python, Gateway}
+
+// Interpreters the script peers need, with the Debian package that
+// provides each: Apache's www-data children must reach them, so they are
+// the system's, not a user's pyenv or perlbrew.
+var Interpreters = []Requirement{
+	{Peer: CGIPM, Check: []string{"/usr/bin/perl", "-MCGI", "-e", "1"}, Package: "libcgi-pm-perl"},
+	{Peer: Python, Check: []string{"/usr/bin/python3", "-W", "ignore", "-c", "import cgi"}, Package: "python3-minimal (Debian's python3 3.11, which still has the cgi module)"},
+	{Peer: Floor, Check: []string{"gcc", "--version"}, Package: "gcc"},
+}
+
+// Requirement is a program a peer needs and how to get it.
+type Requirement struct {
+	Peer    string
+	Check   []string
+	Package string
+}
+
+// Missing runs every check and returns a message per failing one.
+func Missing(reqs []Requirement) []string {
+	var out []string
+	for _, r := range reqs {
+		if err := exec.Command(r.Check[0], r.Check[1:]...).Run(); err != nil {
+			out = append(out, fmt.Sprintf("%s needs %s (apt-get install %s): %v",
+				r.Peer, strings.Join(r.Check, " "), strings.Fields(r.Package)[0], err))
+		}
+	}
+	return out
+}
+
+// BuildPeers writes every peer into dir and returns name -> executable
+// path: the C floor compiled with gcc -O2, the scripts copied, the Go
+// programs built static (CGO_ENABLED=0, as the README asks of cgigate) from
+// the module whose root is moduleRoot. gateway, when not empty, is a
+// prebuilt cgigate to use instead of building ./cmd/cgigate.
+func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
+	out := map[string]string{}
+	write := func(name string, data []byte) error {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			return err
+		}
+		out[name] = p
+		return os.Chmod(p, 0o755)
+	}
+	src := filepath.Join(dir, "floor.c")
+	if err := os.WriteFile(src, floorC, 0o644); err != nil {
+		return nil, err
+	}
+	if b, err := exec.Command("gcc", "-O2", "-o", filepath.Join(dir, Floor), src).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("bench: gcc floor.c: %v\n%s", err, b)
+	}
+	out[Floor] = filepath.Join(dir, Floor)
+	if err := write(CGIPM, cgipmPL); err != nil {
+		return nil, err
+	}
+	if err := write(Python, fieldstoragePY); err != nil {
+		return nil, err
+	}
+	builds := map[string]string{GoCGI: "./bench/peers/gocgi"}
+	if gateway == "" {
+		builds[Gateway] = "./cmd/cgigate"
+	} else {
+		out[Gateway] = gateway
+	}
+	for name, pkg := range builds {
+		p, err := GoBuild(moduleRoot, pkg, filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = p
+	}
+	return out, nil
+}
+
+// GoBuild builds the main package pkg of the module at moduleRoot as a
+// static binary (CGO_ENABLED=0, no VCS stamping so that a clone owned by
+// another user builds) at dst.
+func GoBuild(moduleRoot, pkg, dst string) (string, error) {
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", dst, pkg)
+	cmd.Dir = moduleRoot
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("bench: go build %s: %v\n%s", pkg, err, b)
+	}
+	if err := os.Chmod(dst, 0o755); err != nil {
+		return "", err
+	}
+	return dst, nil
+}
+
+// ModuleRoot returns the folder holding go.mod at or above dir.
+func ModuleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if d == filepath.Dir(d) {
+			return "", fmt.Errorf("bench: no go.mod at or above %s", dir)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/apachetest"
+)
+
+// TestPeers checks that the benchmark compares programs doing the same
+// job: for the benchmark's request every peer prints the fields Want
+// (decoded by net/url's encoder's inverse, by hand), as HTML and as JSON.
+// It runs no load and times nothing.
+func TestPeers(t *testing.T) {
+	if miss := Missing(Interpreters); len(miss) > 0 {
+		for _, m := range miss {
+			apachetest.SkipOrFail(t, m)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers, err := BuildPeers(t.TempDir(), root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("every peer run as a CGI child prints the decoded fields", func(t *testing.T) {
+		for _, name := range PeerNames {
+			for _, accept := range []string{"text/html", "application/json"} {
+				cmd := exec.Command(peers[name])
+				cmd.Env = CGIEnv(name, Query, accept)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Errorf("%s: %v\n%s", name, err, stderr.Bytes())
+					continue
+				}
+				body := out
+				if _, b, ok := bytes.Cut(out, []byte("\n\n")); ok {
+					body = b
+				} else if _, b, ok := bytes.Cut(out, []byte("\r\n\r\n")); ok {
+					body = b
+				}
+				var got []Field
+				if accept == "application/json" {
+					got, err = JSONFields(body)
+				} else {
+					got, err = HTMLFields(body)
+				}
+				if err != nil {
+					t.Errorf("%s (%s): %v", name, accept, err)
+				} else if !slices.Equal(got, Want) {
+					t.Errorf("%s (%s) printed %q, want %q", name, accept, got, Want)
+				}
+			}
+		}
+	})
+
+	t.Run("every peer under Apache event and cgigate -fcgi answer 200 with the decoded fields", func(t *testing.T) {
+		fcgi := StartFastCGI(t, peers[Gateway], nil)
+		s := StartApache(t, httpdconf.MPMEvent, peers, fcgi)
+		for _, err := range Check(s) {
+			t.Error(err)
+		}
+	})
+}
+
+func TestQueryIsTheEncodingOfWant(t *testing.T) {
+	// Independent of net/url: the octets written out by hand.
+	const want = "q=caf%C3%A9+%3Cb%3E+%26+%E5%8D%B0%E5%88%B7&lang=fr"
+	if Query != want {
+		t.Errorf("Query = %q, want %q", Query, want)
+	}
+}

@@ -1,0 +1,310 @@
+// Command cgibench measures cgigate beside its peers (a C floor, Perl
+// CGI.pm, Python cgi.FieldStorage, plain Go net/http/cgi) doing the same
+// job under a real Apache, and prints a Markdown report: the load table
+// (req/s, mean and p99 latency, ratios to the C floor and to cgigate, both
+// MPMs, 4 and 16 connections, cgigate -fcgi beside the CGI mode), the cold
+// start from exec to exit, what Go's package initialisers cost, the peak
+// RSS of large bodies and the time of an ISINDEX search over generated
+// documents. Run it from the module (it builds the Go programs):
+//
+//	go run ./cmd/cgibench > report.md
+//	go run ./cmd/cgibench -only cold,init
+//
+// Everything is on 127.0.0.1 and bounded: wrk runs for -duration, at most
+// -rounds rounds, no round starting past -budget. See BENCHMARKS.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cgigate/cgigate/bench"
+	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/apachetest"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type options struct {
+	only        []string
+	plan        bench.Plan
+	mpms        []httpdconf.MPM
+	gateway     string
+	coldRuns    int
+	initRuns    int
+	multipartMB []float64
+	urlencMB    []float64
+	searchDocs  []int
+	searchRuns  int
+}
+
+var parts = []string{"load", "cold", "init", "mem", "search"}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	var o options
+	only := fl.String("only", strings.Join(parts, ","), "parts to run, of "+strings.Join(parts, ","))
+	fl.IntVar(&o.plan.Rounds, "rounds", 5, "load rounds (each runs every target once)")
+	fl.DurationVar(&o.plan.Duration, "duration", 3*time.Second, "one wrk run")
+	fl.DurationVar(&o.plan.Warmup, "warmup", time.Second, "unrecorded wrk run per target before the rounds")
+	fl.DurationVar(&o.plan.Budget, "budget", 15*time.Minute, "no load round starts past this")
+	conns := fl.String("conns", "4,16", "wrk connection counts")
+	mpms := fl.String("mpm", "event,prefork", "Apache MPMs (event: mod_cgid, prefork: mod_cgi)")
+	fl.StringVar(&o.gateway, "gateway", "", "a prebuilt cgigate (default: build ./cmd/cgigate with CGO_ENABLED=0)")
+	fl.IntVar(&o.coldRuns, "cold-runs", 200, "cold-start runs per program")
+	fl.IntVar(&o.initRuns, "init-runs", 30, "GODEBUG=inittrace=1 runs")
+	mp := fl.String("mem-multipart", "25,50,100,200", "multipart upload sizes in MB (10^6 bytes)")
+	ue := fl.String("mem-urlencoded", "1.25,2.5,5,10", "urlencoded body sizes in MB")
+	docs := fl.String("search-docs", "1000,2500,5000,10000", "generated index sizes")
+	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	o.only = strings.Split(*only, ",")
+	var err error
+	if o.plan.Connections, err = ints(*conns); err == nil {
+		if o.multipartMB, err = floats(*mp); err == nil {
+			if o.urlencMB, err = floats(*ue); err == nil {
+				o.searchDocs, err = ints(*docs)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "cgibench:", err)
+		return 2
+	}
+	for _, m := range strings.Split(*mpms, ",") {
+		o.mpms = append(o.mpms, httpdconf.MPM(m))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = bench.Run("cgibench", stderr, func(t testing.TB) { report(ctx, t, o, stdout, stderr) })
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func (o options) want(part string) bool { return slices.Contains(o.only, part) }
+
+func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer) {
+	root, err := os.Getwd()
+	if err == nil {
+		root, err = bench.ModuleRoot(root)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if miss := bench.Missing(bench.Interpreters); len(miss) > 0 {
+		t.Fatalf("missing: %s", strings.Join(miss, "; "))
+	}
+	build := apachetest.Dir(t)
+	peers, err := bench.BuildPeers(build, root, o.gateway)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := map[string][]string{}
+	for name, p := range peers {
+		argv[name] = []string{p}
+	}
+	machine(w)
+
+	if o.want("load") {
+		fmt.Fprintln(progress, "cgibench: load rounds")
+		fcgi := bench.StartFastCGI(t, peers[bench.Gateway], nil)
+		var servers []*bench.Server
+		for _, m := range o.mpms {
+			s := bench.StartApache(t, m, peers, fcgi)
+			if errs := bench.Check(s); len(errs) > 0 {
+				for _, e := range errs {
+					t.Error(e)
+				}
+				t.FailNow()
+			}
+			servers = append(servers, s)
+		}
+		res := bench.LoadRounds(ctx, servers, o.plan, progress)
+		rows := bench.Summarize(res)
+		fmt.Fprintf(w, "## Load under Apache (wrk, %d rounds of %v per target, interleaved)\n\n", len(res.Rounds), o.plan.Duration)
+		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n\n", bench.Query)
+		bench.FormatTable(w, rows)
+		fmt.Fprintln(w)
+		fcgiVsCGI(w, rows)
+	}
+	if o.want("cold") {
+		fmt.Fprintln(progress, "cgibench: cold starts")
+		order := []string{bench.Floor, bench.GoCGI, bench.Gateway, bench.CGIPM, bench.Python}
+		colds, err := bench.ColdStarts(order, argv, o.coldRuns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "## Cold start (exec to exit, FORM GET, JSON out, %d runs each, interleaved)\n\n", o.coldRuns)
+		fmt.Fprintln(w, "| program | median | × C floor (median of per-run ratios) |\n|---|---:|---:|")
+		for _, c := range colds {
+			fmt.Fprintf(w, "| %s | %s | %.2fx |\n", c.Peer, bench.FormatDuration(c.Median), c.VsFloor)
+		}
+		fmt.Fprintln(w)
+	}
+	if o.want("init") {
+		fmt.Fprintln(progress, "cgibench: inittrace")
+		fmt.Fprintf(w, "## Package initialisation (GODEBUG=inittrace=1, FORM GET, JSON out)\n\n")
+		env := bench.CGIEnv(bench.Gateway, bench.Query, "application/json")
+		for _, name := range []string{bench.Gateway, bench.GoCGI} {
+			s, err := bench.TraceInit(argv[name], env, o.initRuns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			if name == bench.Gateway {
+				n = 20
+			}
+			bench.FormatInit(w, name, s, n)
+			fmt.Fprintln(w)
+		}
+	}
+	if o.want("mem") {
+		fmt.Fprintln(progress, "cgibench: memory")
+		memory(t, w, peers[bench.Gateway], o)
+	}
+	if o.want("search") {
+		fmt.Fprintln(progress, "cgibench: search")
+		search(t, w, peers[bench.Gateway], o)
+	}
+}
+
+func machine(w io.Writer) {
+	cpu := "unknown"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	apache := "unknown"
+	if bin, err := apachetest.FindBinary(os.Getenv, execLookPath, fileExists); err == nil {
+		if out, err := execOutput(bin, "-v"); err == nil {
+			apache = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(out, "\n", 2)[0], "Server version:"))
+		}
+	}
+	load := ""
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	fmt.Fprintf(w, "# cgibench report\n\nMachine: %d CPUs (nproc), %s; %s; %s; %s/%s; load average at start %s; %s.\n\n",
+		runtime.NumCPU(), cpu, apache, wrkVersion(), runtime.Version(), runtime.GOARCH, load, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+}
+
+func wrkVersion() string {
+	out, _ := execCombined("wrk", "--version")
+	line := strings.SplitN(out, "\n", 2)[0]
+	if f := strings.Fields(line); len(f) >= 2 {
+		return "wrk " + f[1]
+	}
+	return "wrk"
+}
+
+func fcgiVsCGI(w io.Writer, rows []bench.Row) {
+	fmt.Fprintln(w, "cgigate -fcgi (behind mod_proxy_fcgi) against cgigate as a CGI program, same server and round:")
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		if r.Peer == bench.GatewayF && r.VsGateway > 0 {
+			fmt.Fprintf(w, "- %s, %d connections: %.0f req/s, %.1fx the CGI mode\n", r.MPM, r.Conns, r.RPS, r.VsGateway)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func memory(t testing.TB, w io.Writer, gateway string, o options) {
+	dir := t.TempDir()
+	env := []string{"TMPDIR=" + dir, "CGIGATE_MAX_BODY=" + strconv.Itoa(300_000_000)}
+	fmt.Fprintln(w, "## Peak RSS of cgigate (CGI child, body on a stdin pipe, /usr/bin/time -v)")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| body | size | peak RSS | RSS / body | wall | status |\n|---|---:|---:|---:|---:|---|")
+	for _, k := range []struct {
+		kind  string
+		sizes []float64
+		write func(string, int64) (string, error)
+	}{{bench.Multipart, o.multipartMB, bench.WriteMultipart}, {bench.URLEncoded, o.urlencMB, bench.WriteURLEncoded}} {
+		var xs, ys []float64
+		for _, mb := range k.sizes {
+			path := filepath.Join(dir, "body")
+			ct, err := k.write(path, int64(mb*1e6))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := bench.PeakRSS(gateway, k.kind, path, ct, env)
+			os.Remove(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs, ys = append(xs, float64(m.Body)), append(ys, float64(m.PeakKB)*1024)
+			fmt.Fprintf(w, "| %s | %.2f MB | %.1f MB | %.2f | %s | %s |\n", k.kind, float64(m.Body)/1e6, float64(m.PeakKB)*1024/1e6,
+				float64(m.PeakKB)*1024/float64(m.Body), bench.FormatDuration(m.Wall), m.Status)
+		}
+		fmt.Fprintf(w, "| %s | slope | %.3f bytes of RSS per body byte (least squares) | | | |\n", k.kind, bench.Slope(xs, ys))
+	}
+	fmt.Fprintln(w)
+}
+
+func search(t testing.TB, w io.Writer, gateway string, o options) {
+	fmt.Fprintln(w, "## ISINDEX search over generated documents (CGI child, exec to exit, JSON out)")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Query: `?%s+%s` (both words must occur); the documents are walked and read on every request.\n", bench.Needle, bench.Hay)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| documents | median per request | results | under 100 ms |\n|---:|---:|---:|---|")
+	for _, n := range o.searchDocs {
+		dir := filepath.Join(t.TempDir(), "index")
+		if err := bench.GenerateIndex(dir, n, 1); err != nil {
+			t.Fatal(err)
+		}
+		s, err := bench.SearchTime(gateway, dir, n, []string{bench.Needle, bench.Hay}, o.searchRuns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "| %d | %s | %d | %v |\n", s.Docs, bench.FormatDuration(s.Median), s.Results, s.Median < 100*time.Millisecond)
+		os.RemoveAll(dir)
+	}
+	fmt.Fprintln(w)
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("want positive integers separated by commas, got %q", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func floats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || x <= 0 {
+			return nil, fmt.Errorf("want positive numbers separated by commas, got %q", s)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
