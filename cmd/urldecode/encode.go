@@ -215,7 +215,9 @@ func (c *config) handleIDN(in input, w *bufio.Writer) error {
 	if at := strings.LastIndexByte(in.text, '@'); at >= 0 {
 		user, host, hasUser = in.text[:at], in.text[at+1:], true
 	}
-	h, err := idn.Options{Legacy: c.LegacyIDN}.ParseHost(host)
+	// Text to encode is read as the standard reads it; only text to
+	// decode may hold legacy labels.
+	h, err := idn.Options{Legacy: c.LegacyIDN && !c.Encode}.ParseHost(host)
 	if err != nil {
 		if c.JSON {
 			writeJSON(w, errorJSON{Line: in.line, Input: in.text, Error: err.Error()})
@@ -223,21 +225,13 @@ func (c *config) handleIDN(in input, w *bufio.Writer) error {
 		return err
 	}
 	uni, ascii := h.Unicode, h.ASCII
-	legacy := idn.EncodeLegacyHost(h.Unicode)
 	if hasUser {
-		uUser := user
-		if c.LegacyIDN {
-			if d, err := idn.DecodeLegacyHost(user + "@x"); err == nil {
-				uUser = strings.TrimSuffix(d, "@x")
-			}
+		if c.LegacyIDN && !c.Encode {
+			user = decodeLegacyLabels(user)
 		}
-		uni = uUser + "@" + uni
-		ascii = user + "@" + ascii
-		if c.LegacyIDN {
-			ascii = legacyUser(uUser) + "@" + h.ASCII
-		}
-		legacy = idn.EncodeLegacyHost(uUser + "@" + h.Unicode)
+		uni, ascii = user+"@"+uni, user+"@"+ascii
 	}
+	legacy := idn.EncodeLegacyHost(uni)
 	op, out := "decode", uni
 	if c.Encode {
 		op, out = "encode", ascii
@@ -251,4 +245,16 @@ func (c *config) handleIDN(in input, w *bufio.Writer) error {
 		fmt.Fprintln(w, out)
 	}
 	return nil
+}
+
+// decodeLegacyLabels undoes legacyUser; a label that only looks encoded
+// is kept.
+func decodeLegacyLabels(user string) string {
+	labels := strings.Split(user, ".")
+	for i, l := range labels {
+		if d, err := idn.DecodeLegacy(l); err == nil {
+			labels[i] = d
+		}
+	}
+	return strings.Join(labels, ".")
 }
