@@ -12,7 +12,9 @@ import (
 // *UnencodableError, or, with ncr, the decimal numeric character reference
 // "&#NNNN;" that a browser submits in its place (HTML § 4.10.21.7, "encoding
 // the form data set" with an "html" error mode; x/text's
-// encoding.HTMLEscapeUnsupported writes the same decimal form).
+// encoding.HTMLEscapeUnsupported writes the same decimal form). Invalid
+// UTF-8 is an *UnencodableError for U+FFFD at its offset; with ncr it is
+// taken as U+FFFD, which is what a browser's string holds in its place.
 //
 // In ISO-2022-JP, SO, SI and ESC (U+000E, U+000F, U+001B) cannot be encoded
 // either: written raw they would switch the decoder's state and hide or
@@ -28,6 +30,11 @@ func (c *Charset) Encode(s string, ncr bool) ([]byte, error) {
 			return nil, &UnencodableError{Charset: c.name, Rune: utf8.RuneError, Offset: firstInvalidUTF8(s)}
 		}
 		return []byte(s), nil
+	}
+	if !ncr && !utf8.ValidString(s) {
+		// Some x/text encoders (GB18030's) write U+FFFD for invalid UTF-8
+		// instead of failing: refuse it here for all.
+		return nil, &UnencodableError{Charset: c.name, Rune: utf8.RuneError, Offset: firstInvalidUTF8(s)}
 	}
 	if c.refusesAny(s) {
 		if !ncr {

@@ -47,6 +47,7 @@ func TestEncode(t *testing.T) {
 		{"GB18030 writes U+E7C7 as the standard's special case 81 35 F4 37", "gb18030", "\uE7C7", false, []byte{0x81, 0x35, 0xF4, 0x37}, 0, 0},
 		{"GBK refuses U+E7C7, which has only a four-byte sequence", "gbk", "\uE7C7", false, nil, 0xE7C7, 0},
 		{"invalid UTF-8 is refused by UTF-8 too", "utf-8", "ok\xC0\xAF", false, nil, utf8.RuneError, 2},
+		{"invalid UTF-8 is refused by GB18030, whose x/text encoder writes U+FFFD for it", "gb18030", "П\xFF", false, nil, utf8.RuneError, 2},
 		{"a real U+FFFD is a character Shift_JIS lacks", "shift_jis", "\uFFFD", false, nil, '\uFFFD', 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
