@@ -144,7 +144,7 @@ func TestLegacyIDNBothWays(t *testing.T) {
 		{"αβ.gr", "J---B1JB2.gr"},
 		{"œuf.fr", "C--59--3uf.fr"},
 		{"feliĉulo.eo", "feliC--48--9ulo.eo"},
-		{"ab--cd.example", "ab----2cd.example"},   // an ASCII label that would read as double-hyphened
+		{"ab--cd.example", "ab----2cd.example"},     // an ASCII label that would read as double-hyphened
 		{"é---x.example", "C--3A--9----3x.example"}, // é is UTF-8 C3 A9; its own "---" is "----3"
 		{"αβ@日本語.jp", "J---B1JB2@M---5E5M72COA9E.jp"},
 	} {
