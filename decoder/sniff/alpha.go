@@ -32,6 +32,9 @@ const (
 	punctCost   = 8
 	symbolCost  = 14
 	controlCost = 24
+	// formatCost is an invisible format character (U+200D ZERO WIDTH
+	// JOINER, U+200E LEFT-TO-RIGHT MARK): no one types one in a search.
+	formatCost = 20
 )
 
 var negInf = math.Inf(-1)
@@ -189,8 +192,10 @@ func nonLetterCost(r rune) float64 {
 		return asciiCost
 	case unicode.IsControl(r):
 		return controlCost
+	case unicode.Is(unicode.Cf, r):
+		return formatCost
 	case r == 0xA0 || r == '«' || r == '»' || r == '„' || r == '“' || r == '”' || r == '‘' || r == '’' ||
-		r == '–' || r == '—' || r == '…' || r == '€' || r == '°' || r == '№' || r == '·':
+		r == '–' || r == '—' || r == '…' || r == '€' || r == '°' || r == '№':
 		return punctCost
 	}
 	return symbolCost

@@ -48,6 +48,7 @@ const (
 	halfKanaCost    = 13 // U+FF61..U+FF9F in Japanese: halfwidth katakana
 	jamoCost        = 14 // U+3131..U+318E in Korean: lone jamo
 	otherScriptCost = 15 // Greek and Cyrillic rows of the CJK sets
+	cjkSymbolCost   = 17 // any other symbol of the CJK sets
 	rareCost        = 20 // a script foreign to the language
 	privateCost     = 22 // private use and supplementary planes
 )
@@ -55,7 +56,7 @@ const (
 // scriptSwitchCost is paid each time an ASCII letter and a CJK character
 // touch: Latin words sit in CJK text ("iPhone 手机"), but a lone ideograph
 // between Latin letters is what Latin text misread looks like.
-const scriptSwitchCost = 3
+const scriptSwitchCost = 6
 
 // cjkCost is -log2 of the probability of t in language l, in bits.
 func cjkCost(l cjkLang, t string) float64 {
@@ -122,7 +123,9 @@ func cjkCost(l cjkLang, t string) float64 {
 		case isCJK:
 			total += rareCost // a letter of a script the CJK sets hold as symbols
 		default:
-			total += nonLetterCost(r)
+			// One of the CJK sets' hundreds of symbols (arrows, box
+			// drawing, circled digits): each is rarer than a Latin-1 sign.
+			total += max(nonLetterCost(r), cjkSymbolCost)
 		}
 	}
 	return total

@@ -43,7 +43,7 @@ DICTS = {
     "lt": ("lt_LT", "iso8859_13", ["windows-1257"]),
     "lv": ("lv_LV", "utf-8", ["windows-1257"]),
     "et": ("et_EE", "iso8859_15", ["windows-1257"]),
-    "ko": ("ko", "utf-8", ["euc-kr"]),
+    "ko-dict": ("ko", "utf-8", ["euc-kr"]),
 }
 
 HAND = {
@@ -51,17 +51,21 @@ HAND = {
         "神戸", "牛丼", "野球", "時計", "コーヒー", "名古屋", "郵便局", "お弁当", "桜の開花", "電子辞書",
         "横浜中華街の地図", "ホテルの予約", "東京駅から品川駅", "アニメの新作情報", "自転車の修理", "英会話スクール",
         "住所から郵便番号を検索する", "週末の天気はどうなりますか", "日本酒の美味しい飲み方",
+        "iPhoneケース", "USBメモリ", "CD-ROMドライブ", "Windows10の設定", "JR東日本", "NHKニュース",
     ]),
     "zh-Hans": (["gbk"], [
         "广州", "深圳", "银行", "学校", "饭店", "火锅", "足球", "地铁", "长城", "熊猫",
         "广州天气", "深圳房价", "银行利率", "高考分数线", "在线翻译", "世界杯足球赛", "苹果手机价格",
         "从广州到深圳怎么坐车", "这家饭店的菜很好吃", "明天会不会下雨呢",
+        "iPhone手机壳", "USB数据线", "MP3播放器", "CCTV新闻", "Python教程",
     ]),
     "zh-Hant": (["big5"], [
         "廣州", "銀行", "學生", "飯店", "火鍋", "足球", "捷運", "長城", "熊貓", "颱風",
         "台中天氣", "房屋貸款", "銀行利率", "大學排名", "線上翻譯", "世界盃足球賽", "蘋果手機價格",
         "從台北到台中怎麼坐車", "這家飯店的菜很好吃", "明天會不會下雨呢",
+        "iPhone手機殼", "USB隨身碟", "MP3播放器", "Python教學",
     ]),
+    "ko": (["euc-kr"], ["USB 메모리", "아이폰X", "KTX 예매", "PC방", "Windows 설치"]),
 }
 
 
@@ -103,7 +107,7 @@ def main():
             except UnicodeEncodeError:
                 continue
             for cs, raw in encoded:
-                rows.append({"lang": lang, "text": text, "charset": cs, "hex": raw.hex(), "bucket": bucket(len(text))})
+                rows.append({"lang": lang.split("-")[0], "text": text, "charset": cs, "hex": raw.hex(), "bucket": bucket(len(text))})
             made += 1
     for lang, (charsets, strings) in HAND.items():
         for text in strings:
