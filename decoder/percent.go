@@ -1,6 +1,9 @@
 package decoder
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // escapeMode says which rules of percent-decoding apply.
 type escapeMode int
@@ -17,46 +20,61 @@ const (
 // unescape percent-decodes s once. A '%' not followed by two hex digits is
 // kept as it is, as the WHATWG percent-decode algorithm (URL § 1.3) does; bad
 // holds the offset of each such '%' within s. When s needs no change it is
-// returned as it is, so the common case allocates nothing.
+// returned as it is, so the common case allocates nothing; otherwise the
+// result is the one allocation.
 func unescape(s string, mode escapeMode) (out string, bad []int) {
-	i := strings.IndexAny(s, "%+")
-	if i < 0 || mode == modeWord && strings.IndexByte(s, '%') < 0 {
+	pct := strings.IndexByte(s, '%')
+	plus := -1
+	if mode == modeForm {
+		plus = strings.IndexByte(s, '+')
+	}
+	if pct < 0 && plus < 0 {
 		return s, nil
 	}
-	var b strings.Builder
-	// Each valid escape shrinks three bytes to one.
-	b.Grow(max(len(s)-2*strings.Count(s[i:], "%"), len(s)/3))
-	b.WriteString(s[:i])
-	for i < len(s) {
-		switch c := s[i]; c {
-		case '+':
-			if mode == modeForm {
-				c = ' '
-			}
-			b.WriteByte(c)
-			i++
-		case '%':
-			if i+2 < len(s) {
-				if hi, lo := unhexTable[s[i+1]], unhexTable[s[i+2]]; hi < 16 && lo < 16 {
-					b.WriteByte(hi<<4 | lo)
-					i += 3
-					continue
-				}
-			}
+	// Each valid escape shrinks three bytes to one; a malformed one does
+	// not, so room is left for the worst case too.
+	buf := make([]byte, len(s))
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && unhexTable[s[i+1]] < 16 && unhexTable[s[i+2]] < 16:
+			buf[w] = unhexTable[s[i+1]]<<4 | unhexTable[s[i+2]]
+			w++
+			i += 3
+		case c == '%':
 			bad = append(bad, i)
-			b.WriteByte(c)
+			buf[w] = c
+			w++
 			i++
 		default:
-			// Copy the run of plain bytes up to the next '%' or '+' at once.
-			j := i + 1
-			for j < len(s) && s[j] != '%' && s[j] != '+' {
-				j++
+			// Copy the run of bytes up to the next '%' at once, turning
+			// '+' into ' ' on the way in form mode.
+			j := -1
+			if pct >= 0 {
+				j = strings.IndexByte(s[i:], '%')
 			}
-			b.WriteString(s[i:j])
+			if j < 0 {
+				pct = -1 // no '%' left: skip the search from now on
+				j = len(s)
+			} else {
+				j += i
+			}
+			n := copy(buf[w:], s[i:j])
+			if mode == modeForm {
+				for k := w; k < w+n; k++ {
+					if buf[k] == '+' {
+						buf[k] = ' '
+					}
+				}
+			}
+			w += n
 			i = j
 		}
 	}
-	return b.String(), bad
+	// buf is never written again: handing it out as a string is what
+	// strings.Builder does, without Builder's per-byte checks.
+	return unsafe.String(unsafe.SliceData(buf), w), bad
 }
 
 // unhexTable maps a byte to its value as a hex digit, or to 0xFF.
