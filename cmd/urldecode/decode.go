@@ -40,7 +40,8 @@ type decoded struct {
 	Host        idn.Host // when HostOK
 	HostDecoded string   // the host percent-decoded, when it did not parse
 
-	Port        int // 0: none
+	Port        int
+	HasPort     bool // Port is set: given, or the scheme's default
 	PortDefault bool
 
 	Opaque   bool     // a path that is not a list of segments ("mailto:a@b")
@@ -156,16 +157,16 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 			if err != nil {
 				out.Failed = append(out.Failed, err)
 			}
-			out.Port = n
+			out.Port, out.HasPort = n, present
 			if present {
 				if def, ok := idn.DefaultPort(u.Scheme); ok && int(def) == n {
 					out.PortDefault = true
 				}
 			}
 		}
-		if out.Port == 0 {
+		if !out.HasPort {
 			if def, ok := idn.DefaultPort(u.Scheme); ok {
-				out.Port, out.PortDefault = int(def), true
+				out.Port, out.HasPort, out.PortDefault = int(def), true, true
 			}
 		}
 	}

@@ -71,7 +71,7 @@ type decodedJSON struct {
 	Password      string      `json:"password"`
 	Host          string      `json:"host"`
 	HostASCII     string      `json:"host_ascii"`
-	Port          int         `json:"port"`
+	Port          *int        `json:"port"`
 	PortDefault   bool        `json:"port_default"`
 	Path          string      `json:"path"`
 	Segments      []string    `json:"segments"`

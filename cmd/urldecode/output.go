@@ -65,7 +65,7 @@ func (r *decoded) url() string {
 			b.WriteByte('@')
 		}
 		b.WriteString(r.hostUnicode())
-		if r.Port != 0 && !r.PortDefault {
+		if r.HasPort && !r.PortDefault {
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(r.Port))
 		}
@@ -199,7 +199,7 @@ func (r *decoded) writeText(w *bufio.Writer) {
 		} else {
 			part("host", "%q", r.HostDecoded)
 		}
-		if r.Port != 0 {
+		if r.HasPort {
 			if r.PortDefault {
 				part("port", "%d (default for %s)", r.Port, u.Scheme)
 			} else {
@@ -250,7 +250,7 @@ type urlJSON struct {
 	Password      string      `json:"password"`
 	Host          string      `json:"host"`
 	HostASCII     string      `json:"host_ascii"`
-	Port          int         `json:"port"`
+	Port          *int        `json:"port"` // null when there is none
 	PortDefault   bool        `json:"port_default"`
 	Path          string      `json:"path"`
 	Segments      []string    `json:"segments"`
@@ -284,11 +284,14 @@ func (r *decoded) json(line int) urlJSON {
 	j := urlJSON{
 		Line: line, Input: r.Input, URL: r.url(), Scheme: r.Raw.Scheme,
 		Username: r.User, Password: r.Password,
-		Host: r.hostUnicode(), HostASCII: r.hostASCII(), Port: r.Port, PortDefault: r.PortDefault,
+		Host: r.hostUnicode(), HostASCII: r.hostASCII(), PortDefault: r.PortDefault,
 		Path: r.path(), Segments: []string{}, Kind: decoder.Empty.String(),
 		Keywords: []string{}, Fields: []fieldJSON{}, Fragment: r.Fragment,
 		Charset: r.Choice.cs.Name(), CharsetSource: string(r.Choice.source), Confidence: r.Choice.confidence,
 		Hint: r.Choice.hint, Warnings: []string{}, Errors: []string{},
+	}
+	if r.HasPort {
+		j.Port = &r.Port
 	}
 	j.Segments = append(j.Segments, r.Segments...)
 	if q := r.Query; q != nil {
