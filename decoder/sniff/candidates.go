@@ -22,7 +22,10 @@ type candidate struct {
 	// nfc marks windows-1258, whose Vietnamese is decomposed (a base letter
 	// and a combining tone mark): it is composed before scoring.
 	nfc bool
-	c   *charset.Charset
+	// anyLanguage marks an encoding outside the candidate list, named by a
+	// hint: its text is scored in every language, as UTF-8's is.
+	anyLanguage bool
+	c           *charset.Charset
 
 	sbOnce sync.Once
 	sb     *singleByte // for single-byte candidates but windows-1258
@@ -74,27 +77,39 @@ var candidates = sync.OnceValue(func() []*candidate {
 
 // restrict keeps the candidates named by labels (all when labels is empty)
 // and says whether UTF-8 may be the answer. Labels no encoding answers to
-// are ignored; if none is left, nothing is restricted.
+// are ignored; if none is left, nothing is restricted. An encoding outside
+// the candidate list (a hint may name ISO-8859-5 or GB18030) is weighed
+// too: GB18030 with GBK's model, any other with every language's.
 func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
 	all := candidates()
 	if len(labels) == 0 {
 		return all, true
 	}
-	names := make([]string, 0, len(labels))
+	var named []*charset.Charset
 	for _, l := range labels {
-		if c, err := charset.Lookup(l); err == nil {
-			names = append(names, c.Name())
+		if c, err := charset.Lookup(l); err == nil && !slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.Name() }) {
+			named = append(named, c)
 		}
 	}
-	if len(names) == 0 {
+	if len(named) == 0 {
 		return all, true
 	}
 	for _, c := range all {
-		if slices.Contains(names, c.name) {
+		if slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.name }) {
 			cands = append(cands, c)
 		}
 	}
-	return cands, slices.Contains(names, "utf-8")
+	for _, n := range named {
+		switch name := n.Name(); {
+		case name == "utf-8":
+			utf8Allowed = true
+		case name == "gb18030":
+			cands = append(cands, &candidate{name: name, cjk: cjkHans, c: n})
+		case !slices.ContainsFunc(all, func(c *candidate) bool { return c.name == name }):
+			cands = append(cands, &candidate{name: name, cjk: noCJK, anyLanguage: true, c: n})
+		}
+	}
+	return cands, utf8Allowed
 }
 
 // evaluate scores the samples in c (log2 probability in bits, higher is
@@ -102,7 +117,7 @@ func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
 // sc.key the decoded text; nbad counts the invalid sequences, and the score
 // means nothing unless it is 0.
 func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score float64, nbad int) {
-	if c.cjk == noCJK && !c.nfc {
+	if c.cjk == noCJK && !c.nfc && !c.anyLanguage {
 		return c.scoreSingle(samples, pri, sc)
 	}
 	sc.decoded = sc.decoded[:0]
@@ -114,6 +129,9 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score f
 	sc.key = joinKey(sc.key[:0], sc.decoded)
 	if nbad > 0 {
 		return negInf, nbad
+	}
+	if c.anyLanguage {
+		return utf8Score(sc.decoded, pri, sc) - utf8Bonus, 0
 	}
 	best := negInf
 	if c.cjk != noCJK {

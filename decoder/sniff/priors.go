@@ -86,7 +86,7 @@ func hostTLD(host string) string {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.TrimSuffix(host, ".")
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if net.ParseIP(host) != nil {
 		return ""
 	}

@@ -1,6 +1,12 @@
 package sniff
 
-import "unicode/utf8"
+import (
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/decoder/charset"
+)
 
 // singleByte caches what a single-byte candidate makes of each byte, so
 // that scoring needs no decoder: the bytes' validity and runes come from
@@ -16,14 +22,37 @@ type singleByte struct {
 func (c *candidate) single() *singleByte {
 	c.sbOnce.Do(func() {
 		sb := &singleByte{syms: make([][256]uint8, len(c.alpha))}
-		for b := range 256 {
-			text, bad := c.c.Decode([]byte{byte(b)})
-			r, size := utf8.DecodeRuneInString(text)
-			sb.valid[b] = len(bad) == 0 && size == len(text)
-			sb.runes[b] = r
-			sb.glyphs[b] = glyphOf(r)
+		ascii := asciiTables()
+		for b := range 0x80 {
+			// Every candidate decodes ASCII as ASCII (Encoding Standard
+			// § 9.1 "single-byte decoder" and the windows-125x, KOI8 and
+			// ISO-8859 indexes start at 0x80).
+			sb.runes[b], sb.valid[b], sb.glyphs[b] = rune(b), true, ascii.glyphs[b]
 			for k, i := range c.alpha {
-				if g := sb.glyphs[b]; g.flags&fWord != 0 {
+				sb.syms[k][b] = ascii.syms[i][b]
+			}
+		}
+		// One decode of the 128 high bytes: each is one character, or one
+		// U+FFFD and one Invalid when the encoding leaves it unassigned.
+		var high [0x80]byte
+		for b := range high {
+			high[b] = byte(0x80 + b)
+		}
+		text, bad := c.c.Decode(high[:])
+		runes := []rune(text)
+		for b := 0x80; b < 256; b++ {
+			if len(runes) == 0x80 {
+				sb.runes[b] = runes[b-0x80]
+				sb.valid[b] = !slices.ContainsFunc(bad, func(x charset.Invalid) bool { return x.Offset <= b-0x80 && b-0x80 < x.Offset+x.Len })
+			} else { // not one character a byte: decode byte by byte
+				t, bad := c.c.Decode([]byte{byte(b)})
+				r, size := utf8.DecodeRuneInString(t)
+				sb.runes[b], sb.valid[b] = r, len(bad) == 0 && size == len(t)
+			}
+			g := glyphOf(sb.runes[b])
+			sb.glyphs[b] = g
+			if g.flags&fWord != 0 {
+				for k, i := range c.alpha {
 					sb.syms[k][b] = alphaLangs[i].find(g.lower)
 				}
 			}
@@ -32,6 +61,25 @@ func (c *candidate) single() *singleByte {
 	})
 	return c.sb
 }
+
+// asciiTable is what every single-byte candidate makes of the ASCII bytes.
+type asciiTable struct {
+	glyphs [0x80]glyph
+	syms   [len(alphaLangs)][0x80]uint8
+}
+
+var asciiTables = sync.OnceValue(func() *asciiTable {
+	t := &asciiTable{}
+	for b := range 0x80 {
+		t.glyphs[b] = glyphOf(rune(b))
+		if t.glyphs[b].flags&fWord != 0 {
+			for i := range alphaLangs {
+				t.syms[i][b] = alphaLangs[i].find(t.glyphs[b].lower)
+			}
+		}
+	}
+	return t
+})
 
 // scratch holds the buffers of one Sniff call.
 type scratch struct {

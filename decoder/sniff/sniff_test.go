@@ -53,6 +53,10 @@ func TestSniff(t *testing.T) {
 			[]string{"bcadbfef"}, Evidence{Candidates: []string{"euc-jp", "gbk"}}, "in the family", true},
 		{"unknown candidate labels are ignored",
 			[]string{"bcadbfef"}, Evidence{Candidates: []string{"no-such-charset", "EUC-KR"}}, "euc-kr", true},
+		{"a hint may name an encoding outside the candidate list (Москва in ISO-8859-5)",
+			[]string{"bcdee1dad2d0"}, Evidence{Candidates: []string{"iso-8859-5", "windows-1252"}}, "iso-8859-5", true},
+		{"a GB18030 hint is weighed as Chinese",
+			[]string{"b1b1bea9"}, Evidence{Candidates: []string{"gb18030", "big5"}}, "gb18030", true},
 		{"bytes no candidate decodes name the one with the fewest errors",
 			[]string{"ffff"}, Evidence{Candidates: []string{"shift_jis", "euc-jp"}}, "shift_jis", false},
 	}
@@ -90,6 +94,7 @@ func TestHostTLD(t *testing.T) {
 	tests := []struct{ name, host, want string }{
 		{"a host name gives its last label", "www.example.jp", "jp"},
 		{"a port is dropped", "example.kr:8443", "kr"},
+		{"capitals are folded", "WWW.EXAMPLE.JP", "jp"},
 		{"a final dot is dropped", "example.cn.", "cn"},
 		{"an IPv4 address has no TLD", "192.0.2.1", ""},
 		{"an IPv6 address has no TLD", "[2001:db8::1]:80", ""},
