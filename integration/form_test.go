@@ -1,0 +1,87 @@
+package integration
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"mime/multipart"
+	"net/textproto"
+	"slices"
+	"testing"
+
+	"github.com/cgigate/cgigate/internal/apachetest"
+)
+
+// fileSize is the size of the uploaded file: 5 MB, well past the 64 KiB
+// of a pipe, so that Apache streams it to the CGI's stdin in pieces.
+const fileSize = 5 << 20
+
+// payload returns n bytes that do not compress and are the same each run.
+func payload(n int) []byte {
+	b := make([]byte, n)
+	r := rand.NewChaCha8([32]byte{'c', 'g', 'i', 'g', 'a', 't', 'e'})
+	r.Read(b)
+	return b
+}
+
+func TestFormsThroughApache(t *testing.T) {
+	data := payload(fileSize)
+	sum := sha256.Sum256(data)
+	wantSHA := hex.EncodeToString(sum[:])
+
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			t.Parallel()
+			s := startGateway(t, apachetest.Options{MPM: mpm})
+
+			t.Run("a GET form's fields come from the query in order, repeated names kept", func(t *testing.T) {
+				r := getJSON(t, s, gatewayPath+"?a=1&b=%E5%8D%B0%E5%88%B7&a=2+3&empty=&c=x%3Dy")
+				want := []field{{"a", "1", "query"}, {"b", "印刷", "query"}, {"a", "2 3", "query"}, {"empty", "", "query"}, {"c", "x=y", "query"}}
+				if r.Kind != "form" || r.Method != "GET" || !slices.Equal(r.Fields, want) {
+					t.Errorf("kind %q method %q fields %+v, want form GET %+v", r.Kind, r.Method, r.Fields, want)
+				}
+				if len(r.Keywords) != 0 {
+					t.Errorf("keywords %q, want none for a form", r.Keywords)
+				}
+			})
+			t.Run("an urlencoded POST keeps the query's fields first, then the body's", func(t *testing.T) {
+				r := postJSON(t, s, gatewayPath+"?q=1", "application/x-www-form-urlencoded",
+					[]byte("a=%E3%83%86%E3%82%B9%E3%83%88&b=two+words"))
+				want := []field{{"q", "1", "query"}, {"a", "テスト", "body"}, {"b", "two words", "body"}}
+				if r.Kind != "form" || r.Method != "POST" || !slices.Equal(r.Fields, want) {
+					t.Errorf("kind %q method %q fields %+v, want form POST %+v", r.Kind, r.Method, r.Fields, want)
+				}
+			})
+			t.Run("a text/plain POST is name=value lines", func(t *testing.T) {
+				r := postJSON(t, s, gatewayPath, "text/plain", []byte("a=1\r\nb=two words & more\r\n"))
+				want := []field{{"a", "1", "body"}, {"b", "two words & more", "body"}}
+				if !slices.Equal(r.Fields, want) {
+					t.Errorf("fields %+v, want %+v", r.Fields, want)
+				}
+			})
+			t.Run("a multipart POST with a 5 MB file reports its size and SHA-256", func(t *testing.T) {
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				mw.WriteField("title", "年報 2026")
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="upload"; filename="report.bin"`)
+				h.Set("Content-Type", "application/octet-stream")
+				w, _ := mw.CreatePart(h)
+				w.Write(data)
+				mw.WriteField("note", "after the file")
+				mw.Close()
+
+				r := postJSON(t, s, gatewayPath, mw.FormDataContentType(), body.Bytes())
+				wantFields := []field{{"title", "年報 2026", "body"}, {"note", "after the file", "body"}}
+				if !slices.Equal(r.Fields, wantFields) {
+					t.Errorf("fields %+v, want %+v", r.Fields, wantFields)
+				}
+				wantFiles := []file{{Name: "upload", Filename: "report.bin", ContentType: "application/octet-stream", Size: fileSize, SHA256: wantSHA}}
+				if !slices.Equal(r.Files, wantFiles) {
+					t.Errorf("files %+v, want %+v", r.Files, wantFiles)
+				}
+			})
+		})
+	}
+}
