@@ -23,9 +23,10 @@ import (
 //     § 4.10.21.8). Any other Content-Type is 415.
 //   - Other methods are 405.
 //
-// A CONTENT_LENGTH above Limits.Body is 413 before a byte is read; the
-// body must arrive within Limits.ReadTimeout (408) and be as long as its
-// CONTENT_LENGTH (400). On error the partial form is discarded, its files
+// A CONTENT_LENGTH above Limits.Body is 413 before a byte is read; a body
+// of unknown length (a chunked request through Apache) is 413 once it
+// passes Limits.Body. The body must arrive within Limits.ReadTimeout (408)
+// and be as long as its CONTENT_LENGTH (400). On error the partial form is discarded, its files
 // removed. On success, call Form.RemoveAll once the response is written.
 func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 	switch r.Method {
@@ -74,19 +75,15 @@ func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 // readBody adds the body's pairs to raw and returns its file parts.
 func readBody(r *http.Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evidence, cfg Config, form *Form) ([]rawFile, error) {
 	ct := r.Header.Get("Content-Type")
-	inf := requestInfo(r)
-	if inf.noLength {
-		if ct != "" {
-			raw.Warnings = append(raw.Warnings, "POST without CONTENT_LENGTH: no body read (RFC 3875 § 4.1.2)")
-		}
-		return nil, nil
-	}
 	max := cfg.Limits.body()
 	if r.ContentLength > max {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
 	}
 	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
+	}
+	if ct == "" && r.ContentLength < 0 {
+		return nil, nil // no length and no type: nothing was sent
 	}
 	if ct == "" {
 		return nil, errorf(http.StatusUnsupportedMediaType, "Content-Type", "", "a body needs a Content-Type")
@@ -96,9 +93,15 @@ func readBody(r *http.Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder
 		return nil, &Error{Status: http.StatusBadRequest, Op: "Content-Type", Input: ct, Err: err}
 	}
 	ev.ContentTypeCharset = params["charset"]
-	dr := newDeadlineReader(r.Body, cfg.Limits.readTimeout())
-	defer dr.stop()
-	body := &countingReader{r: dr, want: r.ContentLength, max: max}
+	// Serve has put the body under its deadline already, for the whole
+	// request; another host's body gets one here.
+	var in io.Reader = r.Body
+	if _, ok := r.Body.(*deadlineReader); !ok {
+		dr := newDeadlineReader(r.Body, cfg.Limits.readTimeout())
+		defer dr.Close()
+		in = dr
+	}
+	body := &countingReader{r: in, want: max64(r.ContentLength, 0), max: max}
 	switch mt {
 	case "application/x-www-form-urlencoded", "text/plain":
 		b, err := io.ReadAll(body)
@@ -164,4 +167,11 @@ func unescapeShell(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
 }

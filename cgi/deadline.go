@@ -75,10 +75,10 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// stop releases the pump and the timer once the body is no longer read.
-func (d *deadlineReader) stop() {
+// Close releases the pump and the timer once the body is no longer read.
+func (d *deadlineReader) Close() error {
 	if d.timer == nil {
-		return
+		return nil
 	}
 	d.timer.Stop()
 	select {
@@ -86,6 +86,7 @@ func (d *deadlineReader) stop() {
 	default:
 		close(d.done)
 	}
+	return nil
 }
 
 // countingReader bounds a body at max bytes (413) and turns an end before

@@ -98,7 +98,7 @@ func ExampleServeEnv() {
 	})
 	env := map[string]string{"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET"}
 	var out bytes.Buffer
-	cgi.ServeEnv(h, env, nil, strings.NewReader(""), &out)
+	cgi.ServeEnv(h, cgi.Limits{}, env, nil, strings.NewReader(""), &out)
 	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
 	// Output:
 	// Status: 200 OK
@@ -113,7 +113,7 @@ func ExampleServe() {
 		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("hello\n"))
 	})
 	if os.Getenv("GATEWAY_INTERFACE") != "" {
-		if err := cgi.Serve(h); err != nil {
+		if err := cgi.Serve(h, cgi.Limits{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

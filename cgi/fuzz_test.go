@@ -80,7 +80,7 @@ func FuzzServeEnv(f *testing.F) {
 		})
 		env := post(ct, body, "QUERY_STRING", query, "HTTP_ACCEPT", accept)
 		var out bytes.Buffer
-		if err := cgi.ServeEnv(h, env, nil, strings.NewReader(body), &out); err != nil {
+		if err := cgi.ServeEnv(h, cgi.Limits{}, env, nil, strings.NewReader(body), &out); err != nil {
 			t.Fatal(err)
 		}
 		head, rest, ok := bytes.Cut(out.Bytes(), []byte("\r\n\r\n"))

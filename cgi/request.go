@@ -32,8 +32,6 @@ type infoKey struct{}
 type info struct {
 	args []string // argv from the server: ISINDEX words, compared only
 	cgi  bool     // built from a CGI environment
-	// noLength: the environment had no CONTENT_LENGTH, so no body.
-	noLength bool
 }
 
 func requestInfo(r *http.Request) info {
@@ -68,10 +66,12 @@ func Environ(kv []string) map[string]string {
 //     differs from the query the server decided on; r.URL.RawQuery is
 //     replaced by QUERY_STRING.
 //   - CONTENT_LENGTH must match ^[0-9]{1,10}$ (RFC 3875 § 4.1.2); "-1",
-//     "+5", " 5", "1e3" are an *Error with status 400. No CONTENT_LENGTH
-//     means no body (RFC 3875 § 4.1.2: "If no data is attached, then this
-//     metavariable MUST be NULL or unset"): stdin is not read, and
-//     ReadForm warns when a POST names a CONTENT_TYPE all the same.
+//     "+5", " 5", "1e3" are an *Error with status 400. RFC 3875 § 4.1.2
+//     has the server set CONTENT_LENGTH for any body, but Apache sets none
+//     for a chunked request and passes the de-chunked body on stdin,
+//     closing it at the end: a POST without CONTENT_LENGTH has a body of
+//     unknown length (ContentLength -1), read to its end within the
+//     limits. Any other request without CONTENT_LENGTH has no body.
 //   - The Proxy header (HTTP_PROXY, httpoxy, CVE-2016-5385) is dropped;
 //     the gateway makes no outbound requests at all, and never reads
 //     HTTP_PROXY from its environment.
@@ -116,9 +116,16 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*htt
 	r.RequestURI = ""
 	r.Header.Del("Proxy")
 	r.Body = http.NoBody
-	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info{args: args, cgi: true, noLength: !hasCL || clen == ""}))
+	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info{args: args, cgi: true}))
 	if clErr != nil {
 		return r, clErr
+	}
+	if !hasCL || clen == "" {
+		if r.Method == http.MethodPost && stdin != nil {
+			r.ContentLength = -1
+			r.Body = io.NopCloser(stdin)
+		}
+		return r, nil
 	}
 	n, _ := strconv.ParseInt(clen, 10, 64)
 	r.ContentLength = n

@@ -75,7 +75,7 @@ func TestSetHeaderRefuses(t *testing.T) {
 func cgiOutput(t *testing.T, h http.Handler, env map[string]string) (status string, hdr textproto.MIMEHeader, body string) {
 	t.Helper()
 	var out bytes.Buffer
-	if err := cgi.ServeEnv(h, env, nil, strings.NewReader(""), &out); err != nil {
+	if err := cgi.ServeEnv(h, cgi.Limits{}, env, nil, strings.NewReader(""), &out); err != nil {
 		t.Fatal(err)
 	}
 	tp := textproto.NewReader(bufio.NewReader(&out))
@@ -170,6 +170,37 @@ func TestWriteError(t *testing.T) {
 			}
 			if !strings.HasSuffix(w.Header().Get("Content-Type"), "; charset=utf-8") {
 				t.Errorf("Content-Type %q", w.Header().Get("Content-Type"))
+			}
+		})
+	}
+}
+
+// Under mod_cgid stdin and stdout are one socket: closing it with unread
+// input resets it and Apache loses the answer. ServeEnv reads what is left
+// of a body once the answer is written.
+func TestServeEnvDrainsTheBody(t *testing.T) {
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cgi.WriteError(w, r, &cgi.Error{Status: 415, Op: "Content-Type"})
+	})
+	for _, tc := range []struct {
+		name      string
+		env       map[string]string
+		body      string
+		remaining int
+	}{
+		{"a body answered 415 unread is drained after the answer", post("application/xml", strings.Repeat("x", 100000)), strings.Repeat("x", 100000), 0},
+		{"a drain stops at CONTENT_LENGTH", post("application/xml", "abc"), "abcdef", 3},
+		{"a body of unknown length is drained to its end", cgiEnv("REQUEST_METHOD", "POST", "CONTENT_TYPE", "application/xml"), "abcdef", 0},
+		{"a GET's stdin is never read", cgiEnv(), "abcdef", 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := strings.NewReader(tc.body)
+			var out bytes.Buffer
+			if err := cgi.ServeEnv(refuse, cgi.Limits{}, tc.env, nil, in, &out); err != nil {
+				t.Fatal(err)
+			}
+			if in.Len() != tc.remaining || !strings.HasPrefix(out.String(), "Status: 415") {
+				t.Errorf("%d bytes left unread; want %d (output %.40q)", in.Len(), tc.remaining, out.String())
 			}
 		})
 	}

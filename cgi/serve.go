@@ -21,8 +21,8 @@ import (
 // net/http/cgi.Serve is not used because it builds its request itself
 // (REQUEST_URI over QUERY_STRING, CONTENT_LENGTH by strconv.ParseInt, no
 // deadline on stdin) and sniffs a Content-Type when the handler sets none.
-func Serve(h http.Handler) error {
-	return ServeEnv(h, Environ(os.Environ()), os.Args[1:], os.Stdin, os.Stdout)
+func Serve(h http.Handler, l Limits) error {
+	return ServeEnv(h, l, Environ(os.Environ()), os.Args[1:], os.Stdin, os.Stdout)
 }
 
 // ServeEnv is Serve over a given environment, argv, stdin and stdout: the
@@ -30,9 +30,23 @@ func Serve(h http.Handler) error {
 // CONTENT_LENGTH) is answered with its error without calling h; a panic in
 // h is a 500 whose reason goes to stderr. The error returned is a server
 // fault: no request at all, or stdout failing.
-func ServeEnv(h http.Handler, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
+//
+// The body is read under l.ReadTimeout for the whole request. Once the
+// answer is written, what is left of the body is read and discarded (up to
+// CONTENT_LENGTH, within the same deadline): under mod_cgid stdin and
+// stdout are one socket, and closing it with unread input resets it, so
+// Apache loses the answer (a 413 or 415 sent before the body was read).
+func ServeEnv(h http.Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
 	req, err := RequestFromMap(env, args, stdin)
 	w := &response{bw: bufio.NewWriter(stdout), header: make(http.Header)}
+	if req != nil && req.Body != nil && req.Body != http.NoBody {
+		dr := newDeadlineReader(req.Body, l.readTimeout())
+		req.Body = dr
+		defer func() {
+			io.Copy(io.Discard, dr)
+			dr.Close()
+		}()
+	}
 	switch {
 	case req == nil:
 		WriteError(w, nil, err)

@@ -44,7 +44,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if err != nil {
 			log.Printf("cgigate: %v", err)
 		}
-		if err := cgi.ServeEnv(newGateway(cfg, err), env, args[1:], stdin, stdout); err != nil {
+		if err := cgi.ServeEnv(newGateway(cfg, err), cfg.cgi.Limits, env, args[1:], stdin, stdout); err != nil {
 			log.Printf("cgigate: %v", err)
 			return 1
 		}
