@@ -34,6 +34,38 @@ type evidence struct {
 type chooser struct {
 	forced  *charset.Charset
 	sniffer sniff.Sniffer
+	cache   *sniffCache // nil: sniff every time
+}
+
+// sniffCache remembers guesses for the same samples under the same
+// evidence: a log repeats its popular searches, and sniffing is most of
+// the cost of a line. It holds at most max entries and starts afresh when
+// full, so memory stays bounded however long the log.
+type sniffCache struct {
+	max int
+	m   map[string]sniffAnswer
+}
+
+type sniffAnswer struct {
+	g  sniff.Guess
+	ok bool
+}
+
+func newSniffCache(max int) *sniffCache {
+	return &sniffCache{max: max, m: make(map[string]sniffAnswer)}
+}
+
+func sniffKey(samples [][]byte, ev sniff.Evidence) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d:%s", len(ev.Host), ev.Host)
+	for _, c := range ev.Candidates {
+		b.WriteString("\x00" + c) // labels hold no NUL
+	}
+	for _, s := range samples {
+		fmt.Fprintf(&b, "\x01%d:", len(s))
+		b.Write(s)
+	}
+	return b.String()
 }
 
 // choose applies the order the command documents: hints, the _charset_
@@ -91,7 +123,23 @@ func (c chooser) sniff(ev evidence, family []string) choice {
 	if s == nil {
 		s = sniff.Detector{}
 	}
-	g, ok := s.Sniff(ev.samples, sniff.Evidence{Host: ev.host, Candidates: family})
+	sev := sniff.Evidence{Host: ev.host, Candidates: family}
+	var g sniff.Guess
+	var ok bool
+	if c.cache == nil {
+		g, ok = s.Sniff(ev.samples, sev)
+	} else {
+		key := sniffKey(ev.samples, sev)
+		a, hit := c.cache.m[key]
+		if !hit {
+			a.g, a.ok = s.Sniff(ev.samples, sev)
+			if len(c.cache.m) >= c.cache.max {
+				clear(c.cache.m)
+			}
+			c.cache.m[key] = a
+		}
+		g, ok = a.g, a.ok
+	}
 	if ok {
 		if cs, err := charset.Lookup(g.Charset); err == nil {
 			return choice{cs: cs, source: decoder.SourceSniffed, confidence: g.Confidence}

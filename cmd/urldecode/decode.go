@@ -21,7 +21,7 @@ type urlDecoder struct {
 func newURLDecoder(c *config) *urlDecoder {
 	return &urlDecoder{
 		c:       c,
-		chooser: chooser{forced: c.cs},
+		chooser: chooser{forced: c.cs, cache: newSniffCache(4096)},
 		dec:     decoder.New(decoder.Options{NCR: c.NCR}),
 		host:    idn.Options{Legacy: c.LegacyIDN},
 	}
