@@ -39,6 +39,12 @@ const (
 
 var negInf = math.Inf(-1)
 
+// scoreLimit bounds the characters scored per request: a few thousand tell
+// any charset the models know, and a large form body must not cost a
+// scoring pass per candidate and language over all of it. Validity is
+// still checked over every byte.
+const scoreLimit = 4096
+
 // find is the symbol of lower-case letter r: its index in the alphabet
 // plus one, or 0 when the language lacks it.
 func (l *alphaLang) find(r rune) uint8 {
@@ -221,6 +227,9 @@ func (s *textScorer) load(texts []string) {
 			t = norm.NFC.String(t)
 		}
 		for _, r := range t {
+			if len(s.gs) == scoreLimit {
+				return
+			}
 			s.gs = append(s.gs, glyphOf(r))
 		}
 	}

@@ -71,7 +71,7 @@ func cjkCost(l cjkLang, t string) float64 {
 		prevClass = c
 		return cost
 	}
-	for i := 0; i < len(t); {
+	for i, n := 0, 0; i < len(t) && n < scoreLimit; n++ {
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
 		letter := r < 0x80 && isWordRune(r)

@@ -103,7 +103,9 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch) (scor
 				nbad++
 			}
 			sc.key = utf8.AppendRune(sc.key, sb.runes[b])
-			gs = append(gs, sb.glyphs[b])
+			if len(gs) < scoreLimit {
+				gs = append(gs, sb.glyphs[b])
+			}
 		}
 		sc.key = append(sc.key, 0)
 	}
@@ -119,9 +121,13 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch) (scor
 				syms = append(syms, 0)
 			}
 			for _, b := range s {
+				if len(syms) == len(gs) {
+					break
+				}
 				syms = append(syms, sb.syms[k][b])
 			}
 		}
+		syms = syms[:len(gs)]
 		sc.syms = syms
 		l := &alphaLangs[li]
 		best = max(best, pri.of(l.name)-l.cost(gs, syms))

@@ -1,6 +1,7 @@
 package sniff
 
 import (
+	"hash/fnv"
 	"math"
 	"unicode/utf8"
 )
@@ -92,7 +93,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			decoded[i] = string(s)
 		}
 		w := utf8Score(decoded, pri, &sc)
-		groups = append(groups, group{key: string(joinKey(nil, decoded)), weight: w, best: utf8Candidate, score: w})
+		groups = append(groups, group{key: string(groupKey(joinKey(nil, decoded))), weight: w, best: utf8Candidate, score: w})
 	}
 	for _, c := range cands {
 		score, nbad := c.evaluate(samples, pri, &sc)
@@ -102,7 +103,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			}
 			continue
 		}
-		keyBytes := sc.key
+		keyBytes := groupKey(sc.key)
 		found := false
 		for i := range groups {
 			g := &groups[i]
@@ -146,6 +147,18 @@ func joinKey(key []byte, decoded []string) []byte {
 		key = append(key, 0)
 	}
 	return key
+}
+
+// groupKey is the decoded text itself when short, its FNV-1a hash when
+// long, so that large bodies are not copied once per group: two decodings
+// of one input that differ yet hash alike are beyond any practical chance.
+func groupKey(text []byte) []byte {
+	if len(text) <= 1024 {
+		return text
+	}
+	h := fnv.New128a()
+	h.Write(text)
+	return h.Sum([]byte{0xFF}) // 0xFF never starts a UTF-8 text
 }
 
 // logAdd is log2(2^a + 2^b).

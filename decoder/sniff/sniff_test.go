@@ -1,6 +1,7 @@
 package sniff
 
 import (
+	"bytes"
 	"encoding/hex"
 	"testing"
 )
@@ -131,4 +132,22 @@ func TestPriorsFollowCLDRLikelyLanguages(t *testing.T) {
 	if p := priorsFor(Evidence{Host: "example.com"}); len(p) != 0 {
 		t.Errorf("a .com host favours %v", p)
 	}
+}
+
+func TestLargeBodies(t *testing.T) {
+	// "Москва " in windows-1251, by Python's codecs.
+	word := unhex(t, "cceef1eae2e020")
+	body := bytes.Repeat(word, 20000)
+	t.Run("a large body is scored from its start", func(t *testing.T) {
+		if g, ok := New().Sniff([][]byte{body}, Evidence{}); g.Charset != "windows-1251" || !ok {
+			t.Errorf("Sniff = %+v, %v", g, ok)
+		}
+	})
+	t.Run("a large body is checked whole: a byte windows-1251 lacks at its end rules it out", func(t *testing.T) {
+		bad := append(bytes.Clone(body), 0x98)
+		g, ok := New().Sniff([][]byte{bad}, Evidence{})
+		if g.Charset == "windows-1251" || !ok {
+			t.Errorf("Sniff = %+v, %v", g, ok)
+		}
+	})
 }

@@ -36,7 +36,10 @@ func genericCost(decoded []string) float64 {
 	c := 0.0
 	for _, t := range decoded {
 		prevBlock, prevLower := rune(-1), false
-		for _, r := range t {
+		for n, r := range []rune(t[:min(len(t), 4*scoreLimit)]) {
+			if n == scoreLimit {
+				break
+			}
 			if !isWordRune(r) {
 				c += nonLetterCost(r)
 				prevBlock, prevLower = -1, false
