@@ -111,3 +111,43 @@ func TestChoosingFollowsTheDocumentedOrder(t *testing.T) {
 		}
 	})
 }
+
+// hostGuesser guesses by the host's TLD, so that a cache shared between
+// hosts would show.
+type hostGuesser struct{ calls int }
+
+func (h *hostGuesser) Sniff(_ [][]byte, ev sniff.Evidence) (sniff.Guess, bool) {
+	h.calls++
+	if len(ev.Host) > 3 && ev.Host[len(ev.Host)-3:] == ".kr" {
+		return sniff.Guess{Charset: "euc-kr", Confidence: 1}, true
+	}
+	return sniff.Guess{Charset: "euc-jp", Confidence: 1}, true
+}
+
+func TestTheSniffCacheKeepsHostsApartAndStaysBounded(t *testing.T) {
+	g := &hostGuesser{}
+	c := chooser{sniffer: g, cache: newSniffCache(2)}
+	sample := [][]byte{{0xB0, 0xF5}}
+	for i, tc := range []struct {
+		host, want string
+		calls      int
+	}{
+		{"example.jp", "euc-jp", 1},
+		{"example.kr", "euc-kr", 2},
+		{"example.jp", "euc-jp", 2}, // a hit
+		{"example.kr", "euc-kr", 2}, // a hit
+		{"other.kr", "euc-kr", 3},   // the cache is full: it starts afresh
+		{"example.jp", "euc-jp", 4},
+	} {
+		ch, err := c.choose(evidence{samples: sample, host: tc.host})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.cs.Name() != tc.want || g.calls != tc.calls {
+			t.Errorf("step %d (%s): %s after %d sniffs, want %s after %d", i+1, tc.host, ch.cs.Name(), g.calls, tc.want, tc.calls)
+		}
+		if len(c.cache.m) > 2 {
+			t.Errorf("step %d: %d entries in a cache of 2", i+1, len(c.cache.m))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -266,5 +267,38 @@ func TestHelpDocumentsEveryFlagWithAnExample(t *testing.T) {
 		if !strings.Contains(r.stderr, w) {
 			t.Errorf("-h does not say %q", w)
 		}
+	}
+}
+
+// The gateway's JSON contract (cmd/cgigate): every key present, lists
+// empty rather than null, fields as {name, value, source}.
+func TestJSONHasTheGatewaysKeysAndNoNullLists(t *testing.T) {
+	for _, in := range []string{"http://example.com/", "q=1&r=2", "a+b", "/x"} {
+		t.Run(in+" has every key", func(t *testing.T) {
+			r := urldecode(t, "", "-json", in)
+			var m map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"kind", "charset", "charset_source", "keywords", "fields", "warnings",
+				"url", "scheme", "host", "host_ascii", "port", "path", "segments", "fragment"} {
+				if _, ok := m[k]; !ok {
+					t.Errorf("no key %q in %s", k, r.stdout)
+				}
+			}
+			for _, k := range []string{"keywords", "fields", "warnings", "segments", "errors"} {
+				if _, ok := m[k].([]any); !ok {
+					t.Errorf("%s is %v, want a list", k, m[k])
+				}
+			}
+		})
+	}
+	r := urldecode(t, "", "-json", "q=%E5%8D%B0")
+	var m struct {
+		Fields []map[string]string `json:"fields"`
+	}
+	json.Unmarshal([]byte(r.stdout), &m)
+	if len(m.Fields) != 1 || m.Fields[0]["name"] != "q" || m.Fields[0]["value"] != "印" || m.Fields[0]["source"] != "query" || len(m.Fields[0]) != 3 {
+		t.Errorf("fields %v", m.Fields)
 	}
 }
