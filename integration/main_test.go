@@ -171,13 +171,22 @@ var client = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAliv
 // sent as written (net/http does not re-encode a RawQuery).
 func send(t *testing.T, s *apachetest.Server, method, target, contentType string, body []byte, accept string) reply {
 	t.Helper()
+	r, err := do(s, method, target, contentType, body, accept)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tail(s.ErrorLog()))
+	}
+	return r
+}
+
+// do is send for goroutines other than the test's own.
+func do(s *apachetest.Server, method, target, contentType string, body []byte, accept string) (reply, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequest(method, s.URL+target, rd)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, target, err)
+		return reply{}, fmt.Errorf("%s %s: %v", method, target, err)
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -187,14 +196,14 @@ func send(t *testing.T, s *apachetest.Server, method, target, contentType string
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", method, target, err, s.ErrorLog())
+		return reply{}, fmt.Errorf("%s %s: %v", method, target, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("%s %s: reading the answer: %v", method, target, err)
+		return reply{}, fmt.Errorf("%s %s: reading the answer: %v", method, target, err)
 	}
-	return reply{resp.StatusCode, resp.Header, b}
+	return reply{resp.StatusCode, resp.Header, b}, nil
 }
 
 // getJSON asks for target with Accept: application/json and wants a 200

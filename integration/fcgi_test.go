@@ -1,0 +1,109 @@
+package integration
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/cgigate/cgigate/internal/apachetest"
+)
+
+// startFastCGI runs "cgigate -fcgi 127.0.0.1:PORT" with the settings in
+// env (FastCGI mode reads them from its own environment, once), waits for
+// the line saying it listens, and stops it by its pid when t ends.
+func startFastCGI(t *testing.T, env ...string) string {
+	t.Helper()
+	port, err := apachetest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	cmd := exec.Command(gatewayBin, "-fcgi", addr)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CGIGATE_") && !strings.HasPrefix(kv, "GATEWAY_INTERFACE=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.Contains(line, "FastCGI on "+addr) {
+		t.Fatalf("cgigate -fcgi %s printed %q (%v), want it to say it listens; stderr: %s", addr, line, err, stderr.String())
+	}
+	return addr
+}
+
+// TestFastCGIModeBehindModProxyFCGI runs the gateway as a FastCGI server
+// behind Apache's mod_proxy_fcgi, for each MPM. There is no argv there: an
+// ISINDEX query's words come from QUERY_STRING alone, with no warning.
+func TestFastCGIModeBehindModProxyFCGI(t *testing.T) {
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			t.Parallel()
+			addr := startFastCGI(t, "CGIGATE_MAX_BODY=10000", "CGIGATE_NCR=1", "CGIGATE_CHARSET=windows-1251")
+			s := apachetest.Start(t, apachetest.Options{MPM: mpm, FastCGI: addr, FastCGIPath: gatewayPath})
+
+			t.Run("an ISINDEX query gives its words as keywords, with no argv to compare", func(t *testing.T) {
+				q := "a%26b%3Bc+-s+x%3Dy"
+				r := getJSON(t, s, gatewayPath+"?"+q)
+				if want := searchWords(t, q); r.Kind != "isindex" || !slices.Equal(r.Keywords, want) {
+					t.Errorf("kind %q keywords %q, want isindex %q", r.Kind, r.Keywords, want)
+				}
+				if len(r.Warnings) != 0 {
+					t.Errorf("warnings %q, want none", r.Warnings)
+				}
+			})
+			t.Run("no query is the prompt page", func(t *testing.T) {
+				r := send(t, s, "GET", gatewayPath, "", nil, "")
+				if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `<form id="isindex"`) {
+					t.Errorf("status %d, want 200 and the prompt form:\n%s", r.Status, r.Body)
+				}
+			})
+			t.Run("a GET form is decoded with the process's CGIGATE_CHARSET and CGIGATE_NCR", func(t *testing.T) {
+				// "Привет" in windows-1251, then &#21360; (印) as browsers send it.
+				r := getJSON(t, s, gatewayPath+"?q=%CF%F0%E8%E2%E5%F2+%26%2321360%3B")
+				want := []field{{"q", "Привет 印", "query"}}
+				if !slices.Equal(r.Fields, want) || r.Charset != "windows-1251" || r.CharsetSource != "config" {
+					t.Errorf("fields %+v charset %q (%s), want %+v windows-1251 (config)", r.Fields, r.Charset, r.CharsetSource, want)
+				}
+			})
+			t.Run("a POST keeps query fields first, then body fields", func(t *testing.T) {
+				r := postJSON(t, s, gatewayPath+"?a=1", "application/x-www-form-urlencoded; charset=utf-8", []byte("b=%E5%8D%B0"))
+				want := []field{{"a", "1", "query"}, {"b", "印", "body"}}
+				if !slices.Equal(r.Fields, want) {
+					t.Errorf("fields %+v, want %+v", r.Fields, want)
+				}
+			})
+			t.Run("a body over CGIGATE_MAX_BODY is 413", func(t *testing.T) {
+				body := []byte("a=" + strings.Repeat("x", 20000))
+				wantError(t, s, send(t, s, "POST", gatewayPath, "application/x-www-form-urlencoded", body, "application/json"), http.StatusRequestEntityTooLarge)
+			})
+			t.Run("a Content-Type that is no form encoding is 415", func(t *testing.T) {
+				wantError(t, s, send(t, s, "POST", gatewayPath, "application/xml", []byte("<a/>"), "application/json"), http.StatusUnsupportedMediaType)
+			})
+			t.Run("an unknown _charset_ is 400 naming it", func(t *testing.T) {
+				wantError(t, s, send(t, s, "GET", gatewayPath+"?_charset_=x-nope&q=1", "", nil, "application/json"), http.StatusBadRequest, "x-nope")
+			})
+		})
+	}
+}
