@@ -68,6 +68,9 @@ func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 		return form, err
 	}
 	form.Result = res
+	if len(files) > 0 && res.Kind == decoder.Empty {
+		res.Kind = decoder.Form // a form of files only
+	}
 	form.Files, err = decodeFiles(files, res)
 	return form, err
 }

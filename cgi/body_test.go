@@ -3,7 +3,6 @@ package cgi_test
 import (
 	"fmt"
 	"io"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -160,5 +159,3 @@ func escape(s string) string {
 	}
 	return b.String()
 }
-
-var _ = http.StatusOK

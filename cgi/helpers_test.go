@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -128,7 +127,5 @@ func fieldsOf(f *cgi.Form) [][3]string {
 	}
 	return out
 }
-
-var _ = http.StatusOK
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }

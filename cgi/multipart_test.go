@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/decoder"
 )
 
 const mpType = "multipart/form-data; boundary=XyZ"
@@ -44,6 +45,16 @@ func TestMultipart(t *testing.T) {
 		}
 		if _, err := os.Stat(fl.Path); !os.IsNotExist(err) {
 			t.Errorf("temporary file left after RemoveAll: %v", err)
+		}
+	})
+	t.Run("a form of files only is a form", func(t *testing.T) {
+		body := mp("XyZ", part{`Content-Disposition: form-data; name="up"; filename="a"`, "x"})
+		f, err := readForm(t, post(mpType, body), body, cgi.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Kind != decoder.Form || len(f.Files) != 1 {
+			t.Errorf("kind %v files %+v", f.Kind, f.Files)
 		}
 	})
 	t.Run("a file part over the file limit is 413 and leaves no file", func(t *testing.T) {

@@ -142,6 +142,9 @@ type ErrorBody struct {
 	Status int    `json:"status"`
 }
 
+// errorCSP lets an error page load and run nothing (CSP 3).
+const errorCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 var errorPage = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("error").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Status}} {{.Text}}</title></head>
@@ -165,6 +168,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if st == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", "GET, HEAD, POST")
+	}
+	if f == HTML {
+		w.Header().Set("Content-Security-Policy", errorCSP)
 	}
 	var buf bytes.Buffer
 	switch f {

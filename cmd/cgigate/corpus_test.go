@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,5 +238,3 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
-
-var _ = io.EOF

@@ -59,7 +59,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			cgi.WriteError(w, r, &cgi.Error{Status: http.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
-		res.Results = results
+		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "":
 		if err := appendLine(g.cfg.record, newRecord(g.now(), remoteHost(r.RemoteAddr), res)); err != nil {

@@ -8,8 +8,8 @@ import (
 	"mime/multipart"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -243,7 +243,7 @@ func TestRenderingEscapes(t *testing.T) {
 			})
 			t.Run("text renders "+p+" quoted in "+tc.name, func(t *testing.T) {
 				a := get(t, tc.query, acceptJSON, "text/plain")
-				if a.header.Get("Content-Type") != "text/plain; charset=utf-8" || !strings.Contains(a.body, strconvQuote(p)) {
+				if a.header.Get("Content-Type") != "text/plain; charset=utf-8" || !strings.Contains(a.body, strconv.Quote(p)) {
 					t.Errorf("type %q body %q", a.header.Get("Content-Type"), a.body)
 				}
 			})
@@ -263,6 +263,21 @@ func TestRenderingEscapes(t *testing.T) {
 			}
 		}
 	})
+	t.Run("keywords without an index do not claim that nothing matched", func(t *testing.T) {
+		if a := get(t, "foo"); strings.Contains(a.body, "No document matches") {
+			t.Errorf("body:\n%s", a.body)
+		}
+		dir := makeIndex(t, map[string]string{"a.txt": "bar"})
+		if a := get(t, "foo", "CGIGATE_INDEX_DIR", dir); !strings.Contains(a.body, "No document matches") {
+			t.Errorf("body:\n%s", a.body)
+		}
+	})
+	t.Run("an HTML error page runs nothing", func(t *testing.T) {
+		a := get(t, "", "REQUEST_METHOD", "PUT")
+		if csp := a.header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'") || a.header.Get("Allow") != "GET, HEAD, POST" {
+			t.Errorf("status %d headers %v", a.status, a.header)
+		}
+	})
 	t.Run("no response sets a Content-Length of its own", func(t *testing.T) {
 		for _, a := range []answer{get(t, ""), get(t, "a=1"), get(t, "foo"), get(t, "", "REQUEST_METHOD", "PUT")} {
 			if v, ok := a.header["Content-Length"]; ok {
@@ -273,13 +288,6 @@ func TestRenderingEscapes(t *testing.T) {
 			}
 		}
 	})
-}
-
-func strconvQuote(s string) string {
-	b := []byte{}
-	b = append(b, []byte(`"`)...)
-	q := []byte(strings.TrimSuffix(strings.TrimPrefix(quote(s), `"`), `"`))
-	return string(append(append(b, q...), '"'))
 }
 
 func TestPromptPage(t *testing.T) {
@@ -357,5 +365,3 @@ func execOut(t *testing.T, env []string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
-
-var _ = os.Getenv

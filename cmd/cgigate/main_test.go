@@ -176,5 +176,3 @@ func sharedVectors(t *testing.T, name string) string {
 }
 
 func execCommand(args ...string) *exec.Cmd { return exec.Command(bin, args...) }
-
-func quote(s string) string { return strconv.Quote(s) }

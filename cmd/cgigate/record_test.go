@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +169,3 @@ func TestWriteLineLeavesNothingPartial(t *testing.T) {
 		t.Errorf("file %q; want %q", got, earlier)
 	}
 }
-
-var _ io.Writer = (*failingFile)(nil)

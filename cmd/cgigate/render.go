@@ -23,6 +23,8 @@ type result struct {
 	Files         []fileJSON     `json:"files"`
 	Results       []searchResult `json:"results"`
 	Warnings      []string       `json:"warnings"`
+
+	searched bool // an index was searched: say so when nothing matched
 }
 
 type fieldJSON struct {
@@ -103,6 +105,9 @@ var (
 	})
 )
 
+// Searched is for the template: unexported fields are not visible to it.
+func (r result) Searched() bool { return r.searched }
+
 func renderHTML(res result) []byte {
 	var b bytes.Buffer
 	if err := resultPage().Execute(&b, res); err != nil {
@@ -126,7 +131,7 @@ const resultHTML = `<!DOCTYPE html>
 <p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
 {{if .Keywords}}<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Results}}<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-{{else if .Keywords}}<p class="results">No document matches.</p>{{end}}
+{{else if .Searched}}<p class="results">No document matches.</p>{{end}}
 {{if .Fields}}<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
 {{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
 {{end}}</table>{{end}}
