@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -102,7 +101,7 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		}
 	}
 	first := len(pieces)
-	if out.Kind == kindURL && !u.HasAuthority && u.Path != "" && u.Path[0] != '/' {
+	if (out.Kind == kindURL && !u.HasAuthority || out.Kind == kindPath) && u.Path != "" && u.Path[0] != '/' {
 		out.Opaque = true
 		add("path", u.Path)
 	} else {
@@ -199,7 +198,9 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 	if user >= 0 {
 		out.User = text1(pieces[user])
 		if d.c.LegacyIDN {
-			out.User, out.UserLegacy = d.legacyUser(out, out.User)
+			var warns []string
+			out.User, out.UserLegacy, warns = decodeLegacyLabels(out.User)
+			out.Warnings = append(out.Warnings, warns...)
 		}
 	}
 	if pass >= 0 {
@@ -284,30 +285,11 @@ func (d *urlDecoder) decodeAddress(out *decoded) {
 		return
 	}
 	if d.c.LegacyIDN {
-		user, out.UserLegacy = d.legacyUser(out, user)
+		var warns []string
+		user, out.UserLegacy, warns = decodeLegacyLabels(user)
+		out.Warnings = append(out.Warnings, warns...)
 	}
 	out.User, out.Host, out.HostOK, out.Address = user, h, true, true
-}
-
-// legacyUser decodes the 2000-era label encodings in the user part of an
-// address (draft-jseng-utf5-01 § 4.b), label by label as idn does for the
-// part before an "@". A label that only looks encoded is kept, with a
-// warning.
-func (d *urlDecoder) legacyUser(out *decoded, user string) (string, bool) {
-	labels := strings.Split(user, ".")
-	changed := false
-	for i, l := range labels {
-		dec, err := idn.DecodeLegacy(l)
-		var le *idn.LegacyError
-		if errors.As(err, &le) {
-			out.Warnings = append(out.Warnings, "user: "+err.Error())
-			continue
-		}
-		if dec != l {
-			labels[i], changed = dec, true
-		}
-	}
-	return strings.Join(labels, "."), changed
 }
 
 // handle decodes one input and prints it.

@@ -92,7 +92,7 @@ func (c *config) encodeURL(u rawURL, k inputKind, opts decoder.EncodeOptions) (s
 		if u.HasUserinfo {
 			name, pw, hasPW := strings.Cut(u.Userinfo, ":")
 			if c.LegacyIDN {
-				name = legacyUser(name)
+				name = encodeLegacyLabels(name)
 			}
 			if err := esc(name, pcharNoColon); err != nil {
 				return "", err
@@ -169,7 +169,7 @@ func (c *config) asciiHost(host string) (string, error) {
 }
 
 // legacyUser writes each label of a user part in its 2000-era form.
-func legacyUser(user string) string {
+func encodeLegacyLabels(user string) string {
 	labels := strings.Split(user, ".")
 	for i, l := range labels {
 		labels[i] = idn.EncodeLegacy(l)
@@ -227,7 +227,7 @@ func (c *config) handleIDN(in input, w *bufio.Writer) error {
 	uni, ascii := h.Unicode, h.ASCII
 	if hasUser {
 		if c.LegacyIDN && !c.Encode {
-			user = decodeLegacyLabels(user)
+			user, _, _ = decodeLegacyLabels(user)
 		}
 		uni, ascii = user+"@"+uni, user+"@"+ascii
 	}
@@ -247,14 +247,21 @@ func (c *config) handleIDN(in input, w *bufio.Writer) error {
 	return nil
 }
 
-// decodeLegacyLabels undoes legacyUser; a label that only looks encoded
-// is kept.
-func decodeLegacyLabels(user string) string {
+// decodeLegacyLabels undoes encodeLegacyLabels label by label, for the user
+// part of an address (draft-jseng-utf5-01 § 4.b). A label that only looks
+// encoded is kept, with a warning. changed says whether any label was
+// legacy-encoded.
+func decodeLegacyLabels(user string) (out string, changed bool, warnings []string) {
 	labels := strings.Split(user, ".")
 	for i, l := range labels {
-		if d, err := idn.DecodeLegacy(l); err == nil {
-			labels[i] = d
+		d, err := idn.DecodeLegacy(l)
+		if err != nil {
+			warnings = append(warnings, "user: "+err.Error())
+			continue
+		}
+		if d != l {
+			labels[i], changed = d, true
 		}
 	}
-	return strings.Join(labels, ".")
+	return strings.Join(labels, "."), changed, warnings
 }
