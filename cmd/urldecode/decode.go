@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgigate/cgigate/decoder"
+	"github.com/cgigate/cgigate/decoder/charset"
 	"github.com/cgigate/cgigate/decoder/idn"
 )
 
@@ -56,14 +57,22 @@ type decoded struct {
 	Failed []error
 }
 
-// undecodableError says that some bytes were invalid in the chosen charset.
+// undecodableError says that some bytes were invalid in the chosen
+// charset. It names the first piece that held any, and how many others did.
 type undecodableError struct {
 	Charset string
-	Pieces  int
+	Where   string // "path segment 2", "query field value 1", ...
+	Offset  int    // of the first invalid bytes in that piece, once percent-decoded
+	Bytes   []byte
+	More    int // further pieces with invalid bytes
 }
 
 func (e *undecodableError) Error() string {
-	return fmt.Sprintf("%d piece(s) hold bytes invalid in %s, replaced by U+FFFD", e.Pieces, e.Charset)
+	s := fmt.Sprintf("%s: bytes % X at offset %d are invalid in %s, replaced by U+FFFD", e.Where, e.Bytes, e.Offset, e.Charset)
+	if e.More > 0 {
+		s += fmt.Sprintf(" (and in %d more pieces)", e.More)
+	}
+	return s
 }
 
 // decode takes one input apart. The error is non-nil only when nothing can
@@ -179,12 +188,21 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		out.Warnings = append(out.Warnings, "charset hint ["+ch.hint+"]: "+ch.warning)
 	}
 
-	invalid := 0
+	var undecodable *undecodableError
+	note := func(where, raw string, bad []charset.Invalid) {
+		switch {
+		case len(bad) == 0:
+		case undecodable == nil:
+			b := bad[0]
+			undecodable = &undecodableError{Charset: ch.cs.Name(), Where: where, Offset: b.Offset,
+				Bytes: []byte(raw[b.Offset : b.Offset+b.Len])}
+		default:
+			undecodable.More++
+		}
+	}
 	text1 := func(p piece) string {
 		s, bad := ch.cs.Decode([]byte(p.raw))
-		if len(bad) > 0 {
-			invalid++
-		}
+		note(p.where, p.raw, bad)
 		for _, b := range bad {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: bytes % X at offset %d are invalid in %s, replaced by U+FFFD",
 				p.where, p.raw[b.Offset:b.Offset+b.Len], b.Offset, ch.cs.Name()))
@@ -216,9 +234,10 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		out.Fragment = text1(pieces[frag])
 	}
 	if raw != nil {
-		for _, s := range rawStrings(raw) {
-			if !ch.cs.Valid([]byte(s)) {
-				invalid++
+		for _, p := range queryPieces(raw) {
+			if !ch.cs.Valid([]byte(p.raw)) {
+				_, bad := ch.cs.Decode([]byte(p.raw))
+				note(p.where, p.raw, bad)
 			}
 		}
 		// The one charset is chosen; hand it to decoder as the query's
@@ -233,8 +252,8 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		out.Query = res
 		out.Warnings = append(out.Warnings, res.Warnings...)
 	}
-	if invalid > 0 {
-		out.Failed = append(out.Failed, &undecodableError{Charset: ch.cs.Name(), Pieces: invalid})
+	if undecodable != nil {
+		out.Failed = append(out.Failed, undecodable)
 	}
 	return out, nil
 }
@@ -245,10 +264,15 @@ type piece struct {
 	raw   string
 }
 
-func rawStrings(r *decoder.Raw) []string {
-	out := append([]string(nil), r.Keywords...)
-	for _, p := range r.Pairs {
-		out = append(out, p.Name, p.Value)
+// queryPieces names the byte strings of a split query as decoder's
+// warnings name them.
+func queryPieces(r *decoder.Raw) []piece {
+	var out []piece
+	for i, k := range r.Keywords {
+		out = append(out, piece{fmt.Sprintf("keyword %d", i+1), k})
+	}
+	for i, p := range r.Pairs {
+		out = append(out, piece{fmt.Sprintf("field name %d", i+1), p.Name}, piece{fmt.Sprintf("field value %d", i+1), p.Value})
 	}
 	return out
 }

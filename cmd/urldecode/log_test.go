@@ -212,7 +212,7 @@ func TestLogFormatsAndFaults(t *testing.T) {
 		{"a request of - is skipped quietly", `127.0.0.1 - - ` + when + ` "-" 408 -`, "", ""},
 		{"an unterminated request line is an error", `127.0.0.1 - - ` + when + ` "GET /x`, "", `:1: .*unterminated request line`},
 		{"bytes invalid in the hinted charset are an error after the line is printed", `127.0.0.1 - - ` + when + ` "GET /?[utf-8]:%FF HTTP/1.0" 200 1`,
-			"/?\uFFFD\tutf-8 (hint [utf-8])", `:1: 1 piece\(s\) hold bytes invalid in utf-8`},
+			"/?\uFFFD\tutf-8 (hint [utf-8])", `:1: keyword 1: bytes FF at offset 0 are invalid in utf-8, replaced by U\+FFFD$`},
 		{"a line longer than 64 KiB is skipped", `127.0.0.1 - - ` + when + ` "GET /` + strings.Repeat("a", 70000) + ` HTTP/1.0" 200 1`,
 			"", `:1: line longer than 65536 bytes, skipped`},
 	} {
@@ -232,5 +232,46 @@ func TestLogFormatsAndFaults(t *testing.T) {
 				t.Errorf("no summary: %q", r.stderr)
 			}
 		})
+	}
+}
+
+func TestProgressIsDrawnOnlyOnATerminal(t *testing.T) {
+	t.Run("a buffer, a file or a pipe is no terminal", func(t *testing.T) {
+		var b bytes.Buffer
+		if newProgress(&b, 100).on {
+			t.Error("progress on for a bytes.Buffer")
+		}
+		f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if isTerminal(f) {
+			t.Error("a regular file taken for a terminal")
+		}
+	})
+	t.Run("on a terminal the bar shows the share of bytes read, then is erased", func(t *testing.T) {
+		var b bytes.Buffer
+		p := &progress{w: &b, on: true, total: 1000}
+		p.update(500, 1023) // not a multiple of 1024 lines: no redraw
+		if b.Len() != 0 {
+			t.Errorf("drawn at line 1023: %q", b.String())
+		}
+		p.update(500, 1024)
+		if want := "\r[===============               ]  50% 1024 lines"; b.String() != want {
+			t.Errorf("got %q, want %q", b.String(), want)
+		}
+		b.Reset()
+		p.clear()
+		if b.String() != "\r\033[K" {
+			t.Errorf("clear wrote %q", b.String())
+		}
+	})
+}
+
+func TestAMissingLogIsNamed(t *testing.T) {
+	r := urldecode(t, "", "-log", filepath.Join(t.TempDir(), "nope.log"))
+	if r.code != 1 || !strings.Contains(r.stderr, "nope.log: no such file") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
 }

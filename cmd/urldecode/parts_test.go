@@ -76,7 +76,7 @@ func TestPrintsEveryPartOfAURL(t *testing.T) {
 	if r.stdout != want {
 		t.Errorf("got\n%s\nwant\n%s", r.stdout, want)
 	}
-	if r.code != 1 || !strings.Contains(r.stderr, "argument 1: 1 piece(s) hold bytes invalid in euc-jp") {
+	if r.code != 1 || !strings.Contains(r.stderr, "urldecode: argument 1: user: bytes F6 at offset 1 are invalid in euc-jp, replaced by U+FFFD\n") {
 		t.Errorf("exit %d, stderr %q: want 1 and the invalid byte named", r.code, r.stderr)
 	}
 }
@@ -188,7 +188,7 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{"everything decoded is 0", "", []string{"http://example.com/", "q=1"}, 0, `^$`},
 		{"bytes invalid in the forced charset are 1, naming the line", "q=%41\n\nq=%FF\n", []string{"-charset", "utf-8"},
-			1, `^urldecode: line 3: 1 piece\(s\) hold bytes invalid in utf-8`},
+			1, `^urldecode: line 3: field value 1: bytes FF at offset 0 are invalid in utf-8`},
 		{"an unknown hint names its label and the argument", "", []string{"/ok", "http:[x-klingon]//example.com/%B0"},
 			1, `^urldecode: argument 2: .*x-klingon`},
 		{"an unknown -charset is a usage error naming the label", "", []string{"-charset", "x-klingon", "q"},
