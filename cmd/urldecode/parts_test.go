@@ -302,3 +302,38 @@ func TestJSONHasTheGatewaysKeysAndNoNullLists(t *testing.T) {
 		t.Errorf("fields %v", m.Fields)
 	}
 }
+
+// Every example of -h runs and succeeds (the -log one needs a log, so it
+// is given one).
+func TestTheHelpExamplesWork(t *testing.T) {
+	help := urldecode(t, "", "-h").stderr
+	_, examples, ok := strings.Cut(help, "\nExamples:\n")
+	if !ok {
+		t.Fatal("no Examples in -h")
+	}
+	word := regexp.MustCompile(`'[^']*'|[^ ]+`)
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(examples), "\n") {
+		line = strings.TrimSpace(line)
+		line, _, _ = strings.Cut(line, " > ")
+		args := word.FindAllString(strings.TrimPrefix(line, "urldecode "), -1)
+		for i, a := range args {
+			args[i] = strings.Trim(a, "'")
+		}
+		stdin := ""
+		if len(args) == 2 && args[0] == "-log" {
+			args[1] = "-"
+			stdin = `127.0.0.1 - - [01/Dec/1998:10:00:00 +0900] "GET /?q=a HTTP/1.0" 200 1` + "\n"
+		}
+		n++
+		t.Run(line, func(t *testing.T) {
+			r := urldecode(t, stdin, args...)
+			if r.code != 0 || r.stdout == "" {
+				t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+	if n < 5 {
+		t.Errorf("only %d examples", n)
+	}
+}
