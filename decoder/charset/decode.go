@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/transform"
 )
@@ -16,8 +17,9 @@ const replacement = "\uFFFD"
 //
 // The common case costs one pass: ASCII, valid UTF-8, and legacy text
 // without errors are decoded in bulk. Only input that produced a U+FFFD is
-// decoded again one character at a time, to locate each error and to give
-// back the ASCII bytes x/text swallows.
+// decoded again, in chunks of about 1 KB, and only the chunks holding a
+// U+FFFD one character at a time, to locate each error and to give back
+// the ASCII bytes x/text swallows.
 func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	if isASCII(src) && c.name != "iso-2022-jp" || c.utf8 && utf8.Valid(src) {
 		return string(src), nil
@@ -27,9 +29,62 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	}
 	out, _, err := transform.Bytes(c.enc.NewDecoder(), src)
 	if err == nil && !bytes.Contains(out, []byte(replacement)) {
-		return string(out), nil
+		// out is fresh and never written again: share it, as
+		// strings.Builder does, rather than copy a megabyte.
+		return unsafe.String(unsafe.SliceData(out), len(out)), nil
 	}
-	return c.decodeByCharacter(src)
+	if c.name == "iso-2022-jp" {
+		// Stateful: no byte says which state the decoder is in.
+		return c.decodeByCharacter(src)
+	}
+	return c.decodeByChunk(src)
+}
+
+const chunkSize = 1024
+
+// decodeByChunk decodes src in chunks that end just after an ASCII byte
+// other than a digit. There every stateless decoder of the Encoding
+// Standard is back in its initial state (the byte was a character, the
+// trail of a pair, or was given back and read as a character; only
+// GB18030's four-byte sequences have ASCII bytes, digits, inside), so each
+// chunk decodes alone as it would in place, and a single bad byte costs the
+// character-by-character pass over its chunk only.
+func (c *Charset) decodeByChunk(src []byte) (string, []Invalid) {
+	var (
+		out strings.Builder
+		bad []Invalid
+	)
+	out.Grow(len(src) * 3 / 2)
+	dec := c.enc.NewDecoder()
+	for pos := 0; pos < len(src); {
+		end := chunkEnd(src, pos)
+		chunk := src[pos:end]
+		dec.Reset()
+		o, _, err := transform.Bytes(dec, chunk)
+		if err == nil && !bytes.Contains(o, []byte(replacement)) {
+			out.Write(o)
+		} else {
+			s, b := c.decodeByCharacter(chunk)
+			out.WriteString(s)
+			for _, x := range b {
+				x.Offset += pos
+				bad = append(bad, x)
+			}
+		}
+		pos = end
+	}
+	return out.String(), bad
+}
+
+// chunkEnd is the first offset at or after pos+chunkSize that follows an
+// ASCII byte other than a digit, or len(src).
+func chunkEnd(src []byte, pos int) int {
+	for i := min(pos+chunkSize, len(src)); i < len(src); i++ {
+		if b := src[i-1]; b < utf8.RuneSelf && (b < '0' || b > '9') {
+			return i
+		}
+	}
+	return len(src)
 }
 
 // DecodeStrict is Decode that refuses any invalid byte, naming the first.

@@ -192,3 +192,48 @@ func TestDecodeMatchesTheEncodingStandardOnRandomInput(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeMatchesTheEncodingStandardOnLongInput crosses Decode's 1 KB
+// chunks: the text and errors must not depend on where a chunk ends.
+func TestDecodeMatchesTheEncodingStandardOnLongInput(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 5
+	}
+	for _, name := range referenced {
+		t.Run(name, func(t *testing.T) {
+			d := newDiffer(t, name)
+			rng := rand.New(rand.NewPCG(5, uint64(len(name))))
+			for i := range n {
+				src := randomInput(rng, 4*chunkSize)
+				if i%2 == 0 {
+					// Mostly valid: real characters and ASCII, a few bad bytes.
+					src = mostlyValid(rng, d.c, 4*chunkSize)
+				}
+				d.check(src)
+			}
+			d.done()
+		})
+	}
+}
+
+// mostlyValid is about n bytes of c's text with an invalid byte now and then.
+func mostlyValid(rng *rand.Rand, c *Charset, n int) []byte {
+	var b []byte
+	for len(b) < n {
+		switch k := rng.IntN(100); {
+		case k < 2:
+			b = append(b, 0xFF, 0x81)
+		case k < 30:
+			b = append(b, " &q=<1>;\\"[rng.IntN(9)])
+		default:
+			r := rune(0x4E00 + rng.IntN(0x5000))
+			if e, err := c.Encode(string(r), false); err == nil {
+				b = append(b, e...)
+			} else {
+				b = append(b, byte('a'+rng.IntN(26)))
+			}
+		}
+	}
+	return b
+}

@@ -21,7 +21,9 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(enc),
 		scan:     scanEUCJP,
-		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
+		// x/text writes U+FFFD wherever it departs from the standard here.
+		optimistic: true,
+		encoder:    encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
 	}
 }
 

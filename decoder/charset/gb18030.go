@@ -107,13 +107,31 @@ func gbUserDefined(lead, trail byte) rune {
 	return -1
 }
 
-// gbHoleMin is, for each lead byte, the lowest trail byte of its entries in
-// gbHoles, or 0 when it has none: most pairs skip the map lookup.
-var gbHoleMin = func() (m [256]byte) {
-	for k := range gbHoles {
-		lead, trail := k>>8, byte(k)
-		if m[lead] == 0 || trail < m[lead] {
-			m[lead] = trail
+// gbPatch is, for each two-byte sequence (lead 81-FE, trail 40-FF), the
+// code point the wrapper decodes it to itself, or 0: gbHoles over the
+// user-defined areas. All are in the BMP.
+var gbPatch = func() *[126 * 192]uint16 {
+	var m [126 * 192]uint16
+	for lead := 0x81; lead <= 0xFE; lead++ {
+		for trail := 0x40; trail <= 0xFE; trail++ {
+			c, ok := gbHoles[uint16(lead)<<8|uint16(trail)]
+			if !ok {
+				c = gbUserDefined(byte(lead), byte(trail))
+			}
+			if c > 0 {
+				m[(lead-0x81)*192+trail-0x40] = uint16(c)
+			}
+		}
+	}
+	return &m
+}()
+
+// gbSpecialLead marks the lead bytes with an entry in gbPatch; pairs with
+// other leads are x/text's alone.
+var gbSpecialLead = func() (m [256]bool) {
+	for i, c := range gbPatch {
+		if c != 0 {
+			m[i/192+0x81] = true
 		}
 	}
 	return m
@@ -169,13 +187,12 @@ func scanGB18030(src []byte, atEOF bool) (n, size int, r rune) {
 		if b1 < 0x40 || b1 == 0x7F || b1 == 0xFF {
 			return i, errorSize(b1), utf8.RuneError
 		}
-		if min := gbHoleMin[b]; min != 0 && b1 >= min {
-			if c, ok := gbHoles[uint16(b)<<8|uint16(b1)]; ok {
-				return i, 2, c
-			}
+		if !gbSpecialLead[b] {
+			i += 2 // the common case: a lead with nothing to patch
+			continue
 		}
-		if c := gbUserDefined(b, b1); c >= 0 {
-			return i, 2, c
+		if c := gbPatch[int(b-0x81)*192+int(b1-0x40)]; c != 0 {
+			return i, 2, rune(c)
 		}
 		i += 2
 	}

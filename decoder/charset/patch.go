@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -20,14 +21,26 @@ type scanner func(src []byte, atEOF bool) (n, size int, r rune)
 
 // patched is a decoder that gives x/text's decoder every run of bytes it
 // decodes right and decodes the few sequences between those runs itself.
+//
+// With optimistic set, x/text is known to write U+FFFD wherever it departs
+// from the standard, so it first decodes src whole and the scan runs only
+// when its output holds a U+FFFD: valid text costs no extra pass.
 type patched struct {
-	inner transform.Transformer
-	scan  scanner
+	inner      transform.Transformer
+	scan       scanner
+	optimistic bool
 }
 
 func (p *patched) Reset() { p.inner.Reset() }
 
 func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	if p.optimistic {
+		d, s, err := p.inner.Transform(dst, src, atEOF)
+		if !bytes.Contains(dst[:d], []byte(replacement)) {
+			return d, s, err
+		}
+		p.inner.Reset()
+	}
 	for {
 		n, size, r := p.scan(src[nSrc:], atEOF)
 		if n > 0 {
@@ -62,6 +75,7 @@ type patchedEncoding struct {
 	encoding.Encoding                              // supplies the encoder
 	decoder           func() transform.Transformer // the decoder to patch
 	scan              scanner                      // nil: decoder is the whole fix
+	optimistic        bool                         // see patched
 	encoder           func() transform.Transformer // nil: Encoding's encoder
 }
 
@@ -69,7 +83,7 @@ func (e *patchedEncoding) NewDecoder() *encoding.Decoder {
 	if e.scan == nil {
 		return &encoding.Decoder{Transformer: e.decoder()}
 	}
-	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan}}
+	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan, optimistic: e.optimistic}}
 }
 
 func (e *patchedEncoding) NewEncoder() *encoding.Encoder {

@@ -13,7 +13,7 @@ import (
 // pythonCases reads testdata/charset/python-codecs.json at the project
 // root: text encoded by Python's codecs and, where installed, checked
 // against glibc iconv by testdata/charset/gen.py.
-func pythonCases(t *testing.T) []struct {
+func pythonCases(t testing.TB) []struct {
 	Codec, Label, Lang, Text, Hex, Iconv string
 } {
 	t.Helper()

@@ -24,7 +24,9 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(enc),
 		scan:     scanShiftJIS,
-		encoder:  encoderWithExtras(enc, shiftJISExtras),
+		// x/text writes U+FFFD wherever it departs from the standard here.
+		optimistic: true,
+		encoder:    encoderWithExtras(enc, shiftJISExtras),
 	}
 }
 

@@ -15,7 +15,9 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(enc),
 		scan:     scanWindows1252,
-		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
+		// x/text writes U+FFFD for the five bytes and nowhere else.
+		optimistic: true,
+		encoder:    encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
 	}
 }
 

@@ -1,0 +1,86 @@
+package charset
+
+import (
+	"encoding/hex"
+	"testing"
+
+	"golang.org/x/text/encoding/htmlindex"
+)
+
+var benchCharsets = []string{"shift_jis", "euc-jp", "iso-2022-jp", "euc-kr", "gbk", "gb18030", "big5", "windows-1252"}
+
+// benchText is about n bytes of c's real text (the Python codecs corpus)
+// between form-like ASCII, and its first character-aligned ~10 bytes.
+func benchText(b *testing.B, c *Charset, n int) (long, short []byte) {
+	var texts [][]byte
+	for _, tc := range pythonCases(b) {
+		if tc.Label == c.Name() {
+			raw, _ := hex.DecodeString(tc.Hex)
+			texts = append(texts, raw)
+		}
+	}
+	if len(texts) == 0 {
+		b.Fatalf("no text for %s", c.Name())
+	}
+	for i := 0; len(long) < n; i++ {
+		long = append(long, "&q="...)
+		long = append(long, texts[i%len(texts)]...)
+	}
+	s, _ := c.Decode(texts[0])
+	for _, r := range s {
+		e, _ := c.Encode(string(r), false)
+		if len(short)+len(e) > 10 {
+			break
+		}
+		short = append(short, e...)
+	}
+	return long, short
+}
+
+// BenchmarkDecode compares Decode with x/text's own decoder on the same
+// bytes:
+//
+//	go test -run x -bench Decode -count 6 ./decoder/charset > bench.txt
+//	benchstat -col /impl bench.txt
+//
+// shows, per charset and input, the time of each and their ratio.
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range benchCharsets {
+		b.Run(name, func(b *testing.B) { benchDecode(b, name) })
+	}
+}
+
+func benchDecode(b *testing.B, name string) {
+	{
+		c := MustLookup(name)
+		xt, err := htmlindex.Get(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		long, short := benchText(b, c, 1<<20)
+		if _, bad := c.Decode(long); len(bad) > 0 {
+			b.Fatalf("%s: benchmark text has errors: %v", name, bad[:1])
+		}
+		mostly := append([]byte(nil), long...)
+		for i := 1 << 16; i < len(mostly); i += 1 << 16 {
+			mostly[i] = 0xFF // one bad byte every 64 KB
+		}
+		for _, in := range []struct {
+			name string
+			src  []byte
+		}{{"valid-1MB", long}, {"mostly-valid-1MB", mostly}, {"short-10B", short}} {
+			b.Run(in.name+"/impl=cgigate", func(b *testing.B) {
+				b.SetBytes(int64(len(in.src)))
+				for b.Loop() {
+					c.Decode(in.src)
+				}
+			})
+			b.Run(in.name+"/impl=xtext", func(b *testing.B) {
+				b.SetBytes(int64(len(in.src)))
+				for b.Loop() {
+					xt.NewDecoder().Bytes(in.src)
+				}
+			})
+		}
+	}
+}
