@@ -2,21 +2,30 @@
 // nobody wrote down, shows their parts, and encodes text the way a browser
 // of 1998 or of today would.
 //
-//	urldecode 'http:[EUC]//www.jacme.co.jp/%B0%F5%BA%FE.html'
+//	$ urldecode 'http:[EUC-JP]//www.jacme.co.jp/%B0%F5%BA%FE.html'
 //	http://www.jacme.co.jp/印刷.html
 //	  scheme:   http
 //	  host:     www.jacme.co.jp (IDNA www.jacme.co.jp)
-//	  ...
+//	  port:     80 (default for http)
+//	  segment:  "印刷.html"
+//	  charset:  euc-jp (hint [EUC-JP])
 //
 // Every non-ASCII byte of one URL (user information, path, query and
-// fragment) is read in one charset, chosen in this order: a charset hint
-// after the scheme ("http:[EUC-JP]//...", the 1990s internationalised-URL
-// proposals) or at the head of the query ("?[EUC-JP]:..."), a "_charset_"
-// field (HTML § 4.10.21.4), the -charset flag, and then sniffing with the
-// host's country-code TLD as evidence; ASCII alone is UTF-8 (Encoding
-// Standard § 4.1). Hosts are read as the URL Standard's host parser reads
-// them (§ 3.5): percent-decoded, UTF-8, UTS #46 "domain to ASCII".
+// fragment) is read in one charset, as a 1990s browser sent them all in
+// its page's charset. The charset is chosen in this order: a hint after
+// the scheme ("http:[EUC]//..." or "http:[EUC]://...", the syntax of the
+// 1990s internationalised-URL proposals) or at the head of the query
+// ("?[EUC-JP]:..."), a "_charset_" field (HTML § 4.10.21.4), the -charset
+// flag, then sniffing (decoder/sniff) with the host's country-code TLD as
+// evidence; a bare family hint such as "[EUC]" is narrowed by sniffing
+// among its members. ASCII alone is UTF-8 (Encoding Standard § 4.1).
+// Hosts are read as the URL Standard's host parser reads them (WHATWG URL
+// § 3.5): percent-decoded, as UTF-8, through UTS #46 "domain to ASCII"
+// (decoder/idn); the query is split and decoded by package decoder.
 //
+// With -encode the command goes the other way (HTML 2.0 § 8.2.1's form
+// encoding in any charset); with -idn it converts host names and
+// addresses; with -log it reads Apache access logs in one streaming pass.
 // Run "urldecode -h" for the flags. The exit status is 0 when every input
 // decoded, 1 when some could not be (each is named on stderr with its line
 // or argument number), and 2 for a usage error.
