@@ -12,11 +12,15 @@
 //	limits.go    Limits and Config, every bound with its default
 //	errors.go    Error and StatusOf: every refusal has its status
 //	response.go  Negotiate, SetHeader, Respond, WriteError
-//	serve.go     Serve: the CGI child's answer on stdout
+//	serve.go     Serve: the CGI child's answer on stdout; Recover, Guard
 //
 // Client input never produces a 500: every refusal is a typed error with a
 // 4xx status (StatusOf). Server faults (misconfiguration, a full disk) are
 // 5xx, with the reason on stderr, which Apache writes to its error log.
+//
+// Under FastCGI (net/http/fcgi) the request is built by net/http/fcgi from
+// REQUEST_URI, and QUERY_STRING is not visible to the handler
+// (fcgi.ProcessEnv leaves it out); Guard applies the header rules there.
 //
 // The package makes no outbound request and starts no process, so
 // HTTP_PROXY (httpoxy, CVE-2016-5385) and a Shellshock-style header

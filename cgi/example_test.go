@@ -129,6 +129,18 @@ func ExampleRecover() {
 	// Output: 500
 }
 
+func ExampleGuard() {
+	h := cgi.Guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Location"] = []string{"/cgi-bin/admin.cgi"}
+		w.Header()["X-Next"] = []string{"a\r\nSet-Cookie: a=b"}
+		w.Write([]byte("ok"))
+	}))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	fmt.Println(w.Header())
+	// Output: map[Content-Type:[text/plain; charset=utf-8]]
+}
+
 func ExampleNegotiate() {
 	fmt.Println(cgi.Negotiate("application/json;q=0.9, text/plain;q=0.5").ContentType())
 	fmt.Println(cgi.Negotiate("").ContentType())

@@ -85,6 +85,50 @@ func Recover(h http.Handler) http.Handler {
 	})
 }
 
+// Guard is Recover plus the CGI writer's header rules for a handler served
+// by another writer (net/http/fcgi): when the headers go out, any header
+// that checkHeader refuses (CR, LF or NUL in a value; Location,
+// Transfer-Encoding, Content-Length, Status) is left out and named on
+// stderr, and a missing Content-Type becomes text/plain; charset=utf-8.
+func Guard(h http.Handler) http.Handler {
+	r := Recover(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.ServeHTTP(&guardWriter{ResponseWriter: w}, req)
+	})
+}
+
+type guardWriter struct {
+	http.ResponseWriter
+	checked bool
+}
+
+func (g *guardWriter) check() {
+	if g.checked {
+		return
+	}
+	g.checked = true
+	h := g.ResponseWriter.Header()
+	for k, vs := range h {
+		for _, v := range vs {
+			if err := checkHeader(k, v); err != nil {
+				log.Printf("cgigate: header refused: %v", err)
+				delete(h, k)
+				break
+			}
+		}
+	}
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", Text.ContentType())
+	}
+}
+
+func (g *guardWriter) WriteHeader(code int) { g.check(); g.ResponseWriter.WriteHeader(code) }
+func (g *guardWriter) Write(p []byte) (int, error) {
+	g.check()
+	return g.ResponseWriter.Write(p)
+}
+func (g *guardWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
 type trackingWriter struct {
 	http.ResponseWriter
 	wrote bool

@@ -113,6 +113,6 @@ func serveFCGI(env map[string]string, addr string, stdout io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "cgigate: FastCGI on %s\n", ln.Addr())
-	log.Printf("cgigate: %v", fcgi.Serve(ln, cgi.Recover(newGateway(cfg, nil))))
+	log.Printf("cgigate: %v", fcgi.Serve(ln, cgi.Guard(newGateway(cfg, nil))))
 	return 1
 }

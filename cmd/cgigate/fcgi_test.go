@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// fcgiRequest sends one FastCGI responder request (FastCGI 1.0 § 5-6) with
+// params and stdin to addr and returns what the application wrote on its
+// stdout stream: a CGI answer.
+func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin string) []byte {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const id = 1
+	record := func(typ byte, content []byte) {
+		h := []byte{1, typ, 0, id, 0, 0, 0, 0}
+		binary.BigEndian.PutUint16(h[4:], uint16(len(content)))
+		c.Write(append(h, content...))
+	}
+	record(1, []byte{0, 1, 0, 0, 0, 0, 0, 0}) // BEGIN_REQUEST, role RESPONDER
+	var p bytes.Buffer
+	length := func(n int) {
+		if n < 128 {
+			p.WriteByte(byte(n))
+			return
+		}
+		binary.Write(&p, binary.BigEndian, uint32(n)|1<<31)
+	}
+	for k, v := range params {
+		length(len(k))
+		length(len(v))
+		p.WriteString(k + v)
+	}
+	record(4, p.Bytes()) // PARAMS
+	record(4, nil)
+	if stdin != "" {
+		record(5, []byte(stdin)) // STDIN
+	}
+	record(5, nil)
+	var out bytes.Buffer
+	br := bufio.NewReader(c)
+	for {
+		h := make([]byte, 8)
+		if _, err := io.ReadFull(br, h); err != nil {
+			t.Fatalf("reading a record: %v", err)
+		}
+		n, pad := binary.BigEndian.Uint16(h[4:]), h[6]
+		body := make([]byte, int(n)+int(pad))
+		if _, err := io.ReadFull(br, body); err != nil {
+			t.Fatal(err)
+		}
+		switch h[1] {
+		case 6: // STDOUT
+			out.Write(body[:n])
+		case 3: // END_REQUEST
+			return out.Bytes()
+		}
+	}
+}
+
+func TestFastCGIMode(t *testing.T) {
+	cmd := exec.Command(bin, "-fcgi", "127.0.0.1:0")
+	cmd.Env = []string{"CGIGATE_NCR=1"}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "cgigate: FastCGI on ")
+	if !ok {
+		t.Fatalf("printed %q", line)
+	}
+	params := func(kv ...string) map[string]string {
+		m := map[string]string{"REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "SCRIPT_NAME": "/cgi-bin/cgigate",
+			"REMOTE_ADDR": "192.0.2.1", "REMOTE_PORT": "1234", "HTTP_ACCEPT": "application/json"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	t.Run("a query is answered with the settings of the server process", func(t *testing.T) {
+		out := fcgiRequest(t, addr, params("QUERY_STRING", "a=%26%2321360%3B", "REQUEST_URI", "/cgi-bin/cgigate?a=%26%2321360%3B"), "")
+		a := parseAnswer(t, out, "")
+		r := jsonResult(t, a.body)
+		if a.status != 200 || len(r.Fields) != 1 || r.Fields[0].Value != "印" {
+			t.Errorf("status %d body %s", a.status, a.body)
+		}
+	})
+	t.Run("a POST body arrives on the FastCGI stdin stream", func(t *testing.T) {
+		out := fcgiRequest(t, addr, params("REQUEST_METHOD", "POST", "CONTENT_TYPE", "application/x-www-form-urlencoded", "CONTENT_LENGTH", "7"), "a=1&b=2")
+		r := jsonResult(t, parseAnswer(t, out, "").body)
+		if !equal(r.Fields, []fieldJSON{{"a", "1", "body"}, {"b", "2", "body"}}) {
+			t.Errorf("fields %+v", r.Fields)
+		}
+	})
+	t.Run("a refusal is its status", func(t *testing.T) {
+		out := fcgiRequest(t, addr, params("REQUEST_METHOD", "POST", "CONTENT_TYPE", "application/xml", "CONTENT_LENGTH", "4"), "<a/>")
+		if a := parseAnswer(t, out, ""); a.status != 415 {
+			t.Errorf("status %d body %s", a.status, a.body)
+		}
+	})
+	t.Run("a bad setting stops the server before it listens", func(t *testing.T) {
+		out, err := execOut(t, []string{"CGIGATE_MAX_FIELDS=0"}, "-fcgi", "127.0.0.1:0")
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(out, "CGIGATE_MAX_FIELDS") {
+			t.Errorf("exit %v output %q", err, out)
+		}
+	})
+}
