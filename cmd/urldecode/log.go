@@ -216,7 +216,7 @@ func runLog(c *config, stdin io.Reader, out *bufio.Writer, stderr io.Writer) int
 		r = f
 	}
 	counter := &countingReader{r: r}
-	br := bufio.NewReaderSize(counter, maxLogLine)
+	lines := newLineReader(counter, maxLogLine)
 	bar := newProgress(stderr, size)
 	d := newURLDecoder(c)
 	var sum summary
@@ -228,36 +228,28 @@ func runLog(c *config, stdin io.Reader, out *bufio.Writer, stderr io.Writer) int
 		status = exitPartial
 	}
 	for n := 1; ; n++ {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
-			}
+		line, err := lines.next()
+		var tooLong *lineTooLongError
+		switch {
+		case errors.As(err, &tooLong):
 			sum.lines++
 			sum.unreadable++
-			complain(n, fmt.Errorf("line longer than %d bytes, skipped", maxLogLine))
-			if err != nil {
-				break
-			}
+			complain(n, err)
 			continue
+		case err == io.EOF:
+		case err != nil:
+			complain(n, err)
 		}
-		if len(line) == 0 && err != nil {
-			if err != io.EOF {
-				complain(n, err)
-			}
+		if err != nil {
 			break
 		}
 		sum.lines++
-		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) > 0 {
 			if e := d.logLine(n, line, out, &sum); e != nil {
 				complain(n, e)
 			}
 		}
 		bar.update(counter.n, n)
-		if err != nil {
-			break
-		}
 	}
 	out.Flush()
 	bar.clear()

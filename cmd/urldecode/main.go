@@ -33,12 +33,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/cgigate/cgigate/decoder/charset"
 )
@@ -198,20 +198,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return status
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+	lines := newLineReader(stdin, maxLine)
+	for n := 1; ; n++ {
+		line, err := lines.next()
+		var tooLong *lineTooLongError
+		switch {
+		case errors.As(err, &tooLong):
+			out.Flush()
+			fmt.Fprintf(stderr, "urldecode: line %d: %v\n", n, err)
+			status = exitPartial
 			continue
+		case err == io.EOF:
+			return status
+		case err != nil:
+			out.Flush()
+			fmt.Fprintf(stderr, "urldecode: standard input: %v\n", err)
+			return exitPartial
 		}
-		each(input{where: fmt.Sprintf("line %d", n), text: text, line: n})
+		if text := string(bytes.TrimSpace(line)); text != "" {
+			each(input{where: fmt.Sprintf("line %d", n), text: text, line: n})
+		}
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "urldecode: standard input: %v\n", err)
-		return exitPartial
-	}
-	return status
 }
 
 // maxLine bounds one input line, so that memory stays bounded whatever

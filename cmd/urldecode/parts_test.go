@@ -337,3 +337,14 @@ func TestTheHelpExamplesWork(t *testing.T) {
 		t.Errorf("only %d examples", n)
 	}
 }
+
+func TestALineTooLongIsSkippedAndReadingGoesOn(t *testing.T) {
+	r := urldecode(t, "q=1\n"+strings.Repeat("a", 2<<20)+"\nq=2", "-json")
+	got := jsonLines(t, r.stdout)
+	if len(got) != 2 || got[0].Line != 1 || got[1].Line != 3 || got[1].URL != "q=2" {
+		t.Errorf("got %+v", got)
+	}
+	if r.code != 1 || !strings.Contains(r.stderr, "urldecode: line 2: line longer than 1048576 bytes, skipped") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
