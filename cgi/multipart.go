@@ -58,8 +58,11 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 	}
 	lim := cfg.Limits
 	valueMax := int64(d.Options().Limits.ValueBytes)
-	if valueMax == 0 {
+	switch {
+	case valueMax == 0:
 		valueMax = decoder.DefaultMaxValueBytes
+	case valueMax < 0: // no value limit: the body's still holds
+		valueMax = lim.body()
 	}
 	fs := &finalScanner{r: body, delim: []byte("--" + boundary + "--")}
 	mr := multipart.NewReader(fs, boundary)

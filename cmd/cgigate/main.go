@@ -25,6 +25,8 @@ import (
 	gocgi "net/http/cgi"
 	"net/http/fcgi"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/cgigate/cgigate/cgi"
@@ -40,6 +42,11 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	log.SetOutput(stderr)
 	env := cgi.Environ(environ)
 	if env["GATEWAY_INTERFACE"] != "" {
+		// A client that goes away closes stdout under us: a write then
+		// fails with EPIPE, reported and ended like any other error,
+		// rather than SIGPIPE killing the process before its temporary
+		// files are removed.
+		signal.Ignore(syscall.SIGPIPE)
 		cfg, err := loadConfig(env)
 		if err != nil {
 			log.Printf("cgigate: %v", err)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -65,5 +67,38 @@ func TestNoModeIsUsage(t *testing.T) {
 	out, err := execOut(t, nil)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(out, "usage:") {
 		t.Errorf("exit %v output %q", err, out)
+	}
+}
+
+// A client that goes away closes the CGI's stdout: the write fails, the
+// gateway says so on stderr and exits 1, and removes its temporary files.
+func TestStdoutClosedEarly(t *testing.T) {
+	tmp := t.TempDir()
+	var body strings.Builder
+	body.WriteString("--X\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\"\r\n\r\nfile\r\n")
+	for i := range 500 {
+		fmt.Fprintf(&body, "--X\r\nContent-Disposition: form-data; name=\"field%d\"\r\n\r\nvalue %d\r\n", i, i)
+	}
+	body.WriteString("--X--\r\n")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	cmd := exec.Command(bin)
+	for k, v := range postEnv("multipart/form-data; boundary=X", body.String(), "TMPDIR", tmp) {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdin = strings.NewReader(body.String())
+	cmd.Stdout = w
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("exit %v stderr %q", err, stderr.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in TMPDIR: %v", left)
 	}
 }
