@@ -37,8 +37,8 @@ type rawFile struct {
 // and refusing what Go lets through:
 //
 //   - the boundary must be present, non-empty and at most 70 characters
-//     (RFC 2046 § 5.1.1); a parameter given twice with different values is
-//     400 (mime.ParseMediaType);
+//     (RFC 2046 § 5.1.1); a parameter given twice, in the Content-Type or
+//     in a part's Content-Disposition, is 400 (see duplicateParam);
 //   - parts are read raw (NextRawPart): a Content-Transfer-Encoding other
 //     than 7bit, 8bit or binary is 400, since RFC 7578 § 4.7 deprecates it
 //     and Go would decode quoted-printable into bytes the sender hid;
@@ -51,6 +51,8 @@ type rawFile struct {
 func readMultipart(body io.Reader, params map[string]string, ct string, d *decoder.Decoder, raw *decoder.Raw, cfg Config, form *Form) ([]rawFile, error) {
 	boundary, ok := params["boundary"]
 	switch {
+	case duplicateParam(ct) != "":
+		return nil, errorf(http.StatusBadRequest, "multipart", ct, "parameter %q given twice", duplicateParam(ct))
 	case !ok || boundary == "":
 		return nil, errorf(http.StatusBadRequest, "multipart", ct, "no boundary (RFC 2046 § 5.1.1)")
 	case len(boundary) > maxBoundary:
@@ -101,6 +103,9 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 		if err != nil {
 			return nil, &Error{Status: http.StatusBadRequest, Op: "multipart", Input: cds[0], Msg: fmt.Sprintf("part %d Content-Disposition", n+1), Err: err}
 		}
+		if dup := duplicateParam(cds[0]); dup != "" {
+			return nil, errorf(http.StatusBadRequest, "multipart", cds[0], "part %d: parameter %q given twice", n+1, dup)
+		}
 		name, hasName := dp["name"]
 		if disp != "form-data" || !hasName {
 			return nil, errorf(http.StatusBadRequest, "multipart", cds[0], "part %d is not form-data with a name (RFC 7578 § 4.2)", n+1)
@@ -130,6 +135,38 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 		f.contentType = p.Header.Get("Content-Type")
 		files = append(files, f)
 	}
+}
+
+// duplicateParam returns the name of a parameter given twice in a header
+// value such as a Content-Type or Content-Disposition ("boundary=abc;
+// boundary=abc"), or "". mime.ParseMediaType refuses a repeated name only
+// when the values differ; two of one parameter are two readings of one
+// header, so the gateway refuses them all (corpus case 50). Quoted strings
+// (RFC 9110 § 5.6.4) are skipped, so a ';' inside a file name is not a
+// parameter.
+func duplicateParam(v string) string {
+	seen := map[string]bool{}
+	inQuote := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case inQuote && c == '\\':
+			i++
+		case c == '"':
+			inQuote = !inQuote
+		case !inQuote && c == ';':
+			rest := strings.TrimLeft(v[i+1:], " \t")
+			name, _, ok := strings.Cut(rest, "=")
+			if !ok {
+				continue
+			}
+			name = strings.ToLower(strings.TrimSpace(name))
+			if seen[name] {
+				return name
+			}
+			seen[name] = true
+		}
+	}
+	return ""
 }
 
 // multipartError types what mime/multipart returns: a limit is 413, the

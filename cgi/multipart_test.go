@@ -137,6 +137,7 @@ func TestMultipartFilenameRule(t *testing.T) {
 		{"a filename* in a charset Go cannot decode leaves filename", `filename="a.txt"; filename*=ISO-8859-1''%E9.txt`, "a.txt", "not decodable"},
 		{"a filename alone is used as sent", `filename="a b.txt"`, "a b.txt", ""},
 		{"an empty filename is a file part with no name", `filename=""`, "", ""},
+		{"a ';' and a 'filename=' inside a quoted file name are the name", `filename="a; filename=b.txt"`, "a; filename=b.txt", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := mp("XyZ", part{`Content-Disposition: form-data; name="f"; ` + tc.params, "x"})
@@ -192,6 +193,9 @@ func TestMultipartRefusals(t *testing.T) {
 		{"a part without Content-Disposition is 400", mpType, mp("XyZ", part{"Content-Type: text/plain", "A"}), cgi.Config{}, 400},
 		{"a part with two Content-Disposition headers is 400", mpType,
 			mp("XyZ", part{"Content-Disposition: form-data; name=\"a\"\r\nContent-Disposition: form-data; name=\"b\"", "A"}), cgi.Config{}, 400},
+		{"a boundary given twice with one value is 400", "multipart/form-data; boundary=XyZ; BOUNDARY=XyZ", ok, cgi.Config{}, 400},
+		{"a part parameter given twice with one value is 400", mpType, mp("XyZ", part{`Content-Disposition: form-data; name="a"; name="a"`, "A"}), cgi.Config{}, 400},
+		{"filename given twice is 400", mpType, mp("XyZ", part{`Content-Disposition: form-data; name="a"; filename="x"; filename="x"`, "A"}), cgi.Config{}, 400},
 		{"a duplicate part parameter is 400", mpType, mp("XyZ", part{`Content-Disposition: form-data; name="a"; name="b"`, "A"}), cgi.Config{}, 400},
 		{"a part that is not form-data is 400", mpType, mp("XyZ", part{`Content-Disposition: attachment; name="a"`, "A"}), cgi.Config{}, 400},
 		{"garbage before the first boundary and no part is 400", mpType, "junk\r\n", cgi.Config{}, 400},

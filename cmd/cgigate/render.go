@@ -73,6 +73,8 @@ func renderJSON(res result) []byte {
 	return b.Bytes()
 }
 
+// renderText writes one line per item, every value Go-quoted (%q), so no
+// value can forge a line, and control bytes are visible.
 func renderText(res result) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "kind: %s\nmethod: %s\ncharset: %s (%s)\n", res.Kind, res.Method, res.Charset, res.CharsetSource)
