@@ -1,0 +1,328 @@
+// Command serve starts cgigate for a person to try it on a fresh machine:
+//
+//	go run ./cmd/serve [-addr 127.0.0.1:8080] [-gohost]
+//
+// It builds cmd/cgigate (CGO_ENABLED=0) into a temporary folder that Apache's
+// www-data children can read, and when Apache httpd is installed (found by
+// APACHE_BIN, then PATH, then /usr/sbin) renders a standalone httpd.conf with
+// httpdconf (the event MPM with mod_cgid, SetEnv for every CGIGATE_*
+// variable of its own environment) and runs Apache in the foreground, its
+// children as www-data. Without Apache (or with -gohost) it runs
+// "cgigate -http ADDR", Go's own CGI host (net/http/cgi), and says so.
+// Either way it prints the URL to open, http://ADDR/cgi-bin/cgigate.
+//
+// Ctrl-C (SIGINT) or SIGTERM stops the server by its pid and removes the
+// temporary folder.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cgigate/cgigate/internal/apachetest"
+)
+
+// Bounds on waiting for a child; not assertions about speed, only when to
+// give up on a child that is broken.
+const (
+	startBound = 30 * time.Second
+	stopBound  = 15 * time.Second
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(machine{lookPath: exec.LookPath, exists: fileExists}.run(ctx, os.Args, os.Environ(), os.Stdout, os.Stderr))
+}
+
+// machine is how this command looks for Apache: PATH lookup and a file
+// test, passed in so that a test can make Apache absent.
+type machine struct {
+	lookPath func(string) (string, error)
+	exists   func(string) bool
+}
+
+// run is main over given process state; ctx is cancelled by Ctrl-C.
+func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	addr := fl.String("addr", defaultAddr, "`IP:PORT` to serve on")
+	goHost := fl.Bool("gohost", false, "serve with cgigate -http (Go's own CGI host) even when Apache is installed")
+	if err := fl.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "serve: unexpected arguments %q\n", fl.Args())
+		return 2
+	}
+	host, port, err := splitAddr(*addr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	getenv := envLookup(environ)
+
+	apache := ""
+	if !*goHost {
+		apache, err = apachetest.FindBinary(getenv, m.lookPath, m.exists)
+		if err != nil && !errors.Is(err, apachetest.ErrNoApache) {
+			fmt.Fprintf(stderr, "serve: %v\n", err) // a wrong APACHE_BIN is a mistake to report, not to work around
+			return 1
+		}
+	}
+
+	root, err := makeRoot()
+	if root != "" {
+		defer os.RemoveAll(root)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "serve: working folder %s (removed at exit)\n", root)
+	cgiBin := filepath.Join(root, "cgi-bin")
+	gateway := filepath.Join(cgiBin, "cgigate")
+	if err := buildGateway(gateway, environ, stderr); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+
+	var srv *child
+	if apache != "" {
+		srv, err = startApache(apache, root, host, port, environ, stdout, stderr)
+	} else {
+		if !*goHost {
+			fmt.Fprintf(stdout, "serve: %v\n", apachetest.ErrNoApache)
+		}
+		fmt.Fprintln(stdout, "serve: serving with Go's own CGI host (cgigate -http, net/http/cgi) instead of Apache")
+		srv, err = startGoHost(gateway, *addr, environ, stdout, stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "cgigate: open %s  (Ctrl-C stops)\n", openURL(host, port))
+
+	select {
+	case <-ctx.Done():
+		if err := srv.stop(); err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "serve: stopped")
+		return 0
+	case <-srv.done:
+		fmt.Fprintf(stderr, "serve: %s exited: %v\n", srv.name, srv.err)
+		return 1
+	}
+}
+
+func envLookup(environ []string) func(string) string {
+	return func(k string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(environ[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// makeRoot makes the temporary ServerRoot, mode 0755 with a cgi-bin and
+// htdocs in it, and checks that www-data can reach it when Apache would
+// run its children as www-data (that is, when this runs as root).
+func makeRoot() (string, error) {
+	root, err := os.MkdirTemp("", "cgigate-serve-")
+	if err != nil {
+		return "", err
+	}
+	for _, d := range []string{root, filepath.Join(root, "cgi-bin"), filepath.Join(root, "htdocs"), filepath.Join(root, "logs")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return root, err
+		}
+		if err := os.Chmod(d, 0o755); err != nil { // MkdirAll's mode is filtered by the umask
+			return root, err
+		}
+	}
+	if os.Geteuid() != 0 {
+		return root, nil
+	}
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return root, err
+		}
+		if fi.Mode().Perm()&0o001 == 0 {
+			return root, fmt.Errorf("%s is not searchable by www-data (mode %v); set TMPDIR to a folder it can reach, such as /tmp", d, fi.Mode().Perm())
+		}
+		if d == filepath.Dir(d) {
+			return root, nil
+		}
+	}
+}
+
+// buildGateway builds cmd/cgigate statically, as it is deployed, to out
+// with mode 0755 whatever the umask.
+func buildGateway(out string, environ []string, stderr io.Writer) error {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-o", out, "github.com/cgigate/cgigate/cmd/cgigate")
+	cmd.Env = append(environ, "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building cmd/cgigate (run this from inside the cgigate module): %w", err)
+	}
+	return os.Chmod(out, 0o755)
+}
+
+// onlyWriter hides what else a writer is, such as an *os.File.
+type onlyWriter struct{ io.Writer }
+
+// child is a server process in its own process group, so that a
+// terminal's Ctrl-C reaches only this command, which stops it by its pid.
+type child struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error // set before done is closed
+}
+
+func startChild(name string, cmd *exec.Cmd) (*child, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &child{name: name, cmd: cmd, done: make(chan struct{})}
+	go func() { c.err = cmd.Wait(); close(c.done) }()
+	return c, nil
+}
+
+// stop sends SIGTERM to the child's pid (Apache then stops its own
+// children and the cgid daemon) and waits; after stopBound it kills the
+// child's process group, which this command made.
+func (c *child) stop() error {
+	pid := c.cmd.Process.Pid
+	select {
+	case <-c.done:
+		return fmt.Errorf("%s (pid %d) had already exited: %v", c.name, pid, c.err)
+	default:
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("SIGTERM to %s pid %d: %w", c.name, pid, err)
+	}
+	select {
+	case <-c.done:
+		return nil
+	case <-time.After(stopBound):
+	}
+	syscall.Kill(-pid, syscall.SIGKILL)
+	<-c.done
+	return fmt.Errorf("%s (pid %d) ignored SIGTERM for %v and was killed", c.name, pid, stopBound)
+}
+
+// startApache renders the configuration into root and runs Apache in the
+// foreground until it answers on host:port.
+func startApache(bin, root, host string, port int, environ []string, stdout, stderr io.Writer) (*child, error) {
+	user, group := apachetest.Account(os.Geteuid(), os.Getegid())
+	cfg := apacheConfig(root, apachetest.ModuleDir(bin, fileExists), user, group, host, port, gatewayEnv(environ))
+	conf := filepath.Join(root, "httpd.conf")
+	f, err := os.Create(conf)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Render(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "serve: %s -f %s -DFOREGROUND (event MPM, mod_cgid, children as %s)\n", bin, conf, user)
+	cmd := exec.Command(bin, "-f", conf, "-DFOREGROUND")
+	cmd.Env = environ
+	// Apache reopens /dev/stdout and /dev/stderr for its logs; behind a
+	// pipe (exec makes one for a writer that is no *os.File) its lines
+	// and this command's cannot overwrite each other in a redirected file.
+	cmd.Stdout, cmd.Stderr = onlyWriter{stdout}, onlyWriter{stderr}
+	cmd.WaitDelay = stopBound
+	c, err := startChild("apache", cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitHTTP(c, "http://"+net.JoinHostPort(host, fmt.Sprint(port))+"/"); err != nil {
+		c.stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// startGoHost runs "cgigate -http addr", which serves every request by
+// running itself as a CGI child through net/http/cgi.Handler, and waits
+// for the line in which it says it listens.
+func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Writer) (*child, error) {
+	cmd := exec.Command(gateway, "-http", addr)
+	cmd.Env = childEnv(environ)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	c, err := startChild("cgigate -http", cmd)
+	if err != nil {
+		return nil, err
+	}
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "cgigate: open ") {
+		c.stop()
+		return nil, fmt.Errorf("cgigate -http %s did not start: %q", addr, lines.Text())
+	}
+	go func() { // keep the pipe drained
+		for lines.Scan() {
+			fmt.Fprintln(stdout, lines.Text())
+		}
+	}()
+	return c, nil
+}
+
+// waitHTTP polls url until it answers or the child exits.
+func waitHTTP(c *child, url string) error {
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil}}
+	deadline := time.Now().Add(startBound)
+	for time.Now().Before(deadline) {
+		select {
+		case <-c.done:
+			return fmt.Errorf("%s exited before answering: %v", c.name, c.err)
+		default:
+		}
+		if resp, err := client.Get(url); err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("%s did not answer on %s within %v", c.name, url, startBound)
+}
