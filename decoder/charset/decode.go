@@ -21,7 +21,12 @@ const replacement = "\uFFFD"
 // U+FFFD one character at a time, to locate each error and to give back
 // the ASCII bytes x/text swallows.
 func (c *Charset) Decode(src []byte) (string, []Invalid) {
-	if isASCII(src) && c.name != "iso-2022-jp" || c.utf8 && utf8.Valid(src) {
+	if c.name == "iso-2022-jp" {
+		// Its decoder is this package's own and says where each error is:
+		// one pass, whether or not there are errors.
+		return decodeISO2022JP(src)
+	}
+	if isASCII(src) || c.utf8 && utf8.Valid(src) {
 		return string(src), nil
 	}
 	if c.utf8 {
@@ -32,10 +37,6 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 		// out is fresh and never written again: share it, as
 		// strings.Builder does, rather than copy a megabyte.
 		return unsafe.String(unsafe.SliceData(out), len(out)), nil
-	}
-	if c.name == "iso-2022-jp" {
-		// Stateful: no byte says which state the decoder is in.
-		return c.decodeByCharacter(src)
 	}
 	return c.decodeByChunk(src)
 }

@@ -1,7 +1,9 @@
 package charset
 
 import (
+	"bytes"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -48,6 +50,16 @@ type iso2022JPDecoder struct {
 	outFlag bool   // the standard's "output flag": an escape sequence was the last thing read
 	jis0208 transform.Transformer
 	scratch [256]byte
+	// bad, when set, receives each error as it is written, with offsets
+	// into the src of the Transform call: Decode's one-pass error finder.
+	bad *[]Invalid
+}
+
+// fail records an error of n bytes at offset at, when errors are wanted.
+func (d *iso2022JPDecoder) fail(at, n int) {
+	if d.bad != nil {
+		*d.bad = append(*d.bad, Invalid{Offset: at, Len: n})
+	}
 }
 
 func newISO2022JPDecoder() transform.Transformer {
@@ -80,6 +92,7 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 				d.mode = mode // valid, but right after another escape: an error
 			}
 			d.outFlag = ok
+			d.fail(nSrc, size)
 			nDst += copy(dst[nDst:], replacement)
 			nSrc += size
 			continue
@@ -140,7 +153,7 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 				}
 				break
 			}
-			n, m, err := d.pairs(dst[nDst:], src[nSrc:])
+			n, m, err := d.pairs(dst[nDst:], src[nSrc:], nSrc)
 			nDst, nSrc = nDst+n, nSrc+m
 			if m > 0 {
 				d.outFlag = false
@@ -153,6 +166,9 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 		if len(dst)-nDst < utf8.RuneLen(r) {
 			return nDst, nSrc, transform.ErrShortDst
 		}
+		if r == utf8.RuneError {
+			d.fail(nSrc, size)
+		}
 		nDst += utf8.EncodeRune(dst[nDst:], r)
 		nSrc += size
 		d.outFlag = false
@@ -160,16 +176,41 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 	return nDst, nSrc, nil
 }
 
-// pairs decodes the run of JIS X 0208 pairs at the start of src through
-// x/text's EUC-JP table; an unmapped pair is one U+FFFD for both bytes, as
-// in the standard.
-func (d *iso2022JPDecoder) pairs(dst, src []byte) (nDst, nSrc int, err error) {
+// pairs decodes the run of JIS X 0208 pairs at the start of src (at offset
+// base in Transform's src) through x/text's EUC-JP table; an unmapped pair
+// is one U+FFFD for both bytes, as in the standard.
+func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err error) {
 	n := 0
 	for n+1 < len(src) && n+1 < len(d.scratch) && src[n] >= 0x21 && src[n] <= 0x7E && src[n+1] >= 0x21 && src[n+1] <= 0x7E {
 		d.scratch[n], d.scratch[n+1] = src[n]|0x80, src[n+1]|0x80
 		n += 2
 	}
-	return d.jis0208.Transform(dst, d.scratch[:n], true)
+	nDst, nSrc, err = d.jis0208.Transform(dst, d.scratch[:n], true)
+	if d.bad != nil && bytes.Contains(dst[:nDst], []byte(replacement)) {
+		// Which pairs were unmapped: each decodes to U+FFFD alone.
+		var one [utf8.UTFMax]byte
+		for i := 0; i < nSrc; i += 2 {
+			if k, _, _ := d.jis0208.Transform(one[:], d.scratch[i:i+2], true); string(one[:k]) == replacement {
+				d.fail(base+i, 2)
+			}
+		}
+	}
+	return nDst, nSrc, err
+}
+
+// decodeISO2022JP decodes src in one pass with d recording every error;
+// the standard's state machine here says where each one is.
+func decodeISO2022JP(src []byte) (string, []Invalid) {
+	d := newISO2022JPDecoder().(*iso2022JPDecoder)
+	var bad []Invalid
+	d.bad = &bad
+	// No item writes more than 3 bytes per byte read (U+FFFD for one byte).
+	dst := make([]byte, 3*len(src)+utf8.UTFMax)
+	nDst, _, err := d.Transform(dst, src, true)
+	if err != nil {
+		panic("charset: iso-2022-jp output larger than bound: " + err.Error())
+	}
+	return unsafe.String(unsafe.SliceData(dst), nDst), bad
 }
 
 // escape reads the escape sequence at the start of src (src[0] is ESC). It
