@@ -58,6 +58,41 @@ func TestCorpus(t *testing.T) {
 		input string // must occur in the case's input, so the test sends what the corpus says
 		run   func(t *testing.T)
 	}{
+		{2, "utm_content=1;link='><script>alert(1)</script>", func(t *testing.T) {
+			a := get(t, "utm_content=1;link='><script>alert(1)</script>")
+			if strings.Contains(a.body, "<script>alert") || !strings.Contains(a.body, "<td>1;link=&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>") {
+				t.Errorf("body:\n%s", a.body)
+			}
+		}},
+		{8, "10,001 pairs", func(t *testing.T) {
+			a := get(t, strings.Repeat("k=v&", 10000)+"k=v", acceptJSON, "application/json")
+			wantStatus(t, a, 413)
+		}},
+		{9, "10 MiB + 1 byte", func(t *testing.T) {
+			env := postEnv("application/x-www-form-urlencoded", "", "CONTENT_LENGTH", fmt.Sprint(10<<20+1))
+			a := runCGI(t, env, nil, strings.NewReader("a=1")) // the 413 comes before any read
+			wantStatus(t, a, 413)
+		}},
+		{10, `q="><script>`, func(t *testing.T) {
+			a := get(t, `q="><script>`)
+			if !strings.Contains(a.body, "&#34;&gt;&lt;script&gt;") {
+				t.Errorf("body:\n%s", a.body)
+			}
+		}},
+		{20, "-debug+-config+evil.conf", func(t *testing.T) {
+			a := runCGI(t, cgiEnv("QUERY_STRING", "-debug+-config+evil.conf", acceptJSON, "application/json"), []string{"-debug", "-config", "evil.conf"}, strings.NewReader(""))
+			if r := jsonResult(t, a.body); !equal(r.Keywords, []string{"-debug", "-config", "evil.conf"}) || len(r.Warnings) != 0 {
+				t.Errorf("keywords %q warnings %q", r.Keywords, r.Warnings)
+			}
+		}},
+		{22, "abc%00def", func(t *testing.T) {
+			// Apache's argv word stops at the NUL; QUERY_STRING decides.
+			a := runCGI(t, cgiEnv("QUERY_STRING", "abc%00def", acceptJSON, "application/json"), []string{"abc"}, strings.NewReader(""))
+			r := jsonResult(t, a.body)
+			if !equal(r.Keywords, []string{"abc\uFFFDdef"}) || !strings.Contains(strings.Join(r.Warnings, " "), "differ") {
+				t.Errorf("keywords %q warnings %q", r.Keywords, r.Warnings)
+			}
+		}},
 		{26, "foo", func(t *testing.T) {
 			a := runCGI(t, cgiEnv("REQUEST_METHOD", "POST", "QUERY_STRING", "foo", acceptJSON, "application/json"), []string{"foo"}, strings.NewReader(""))
 			r := jsonResult(t, a.body)
