@@ -25,7 +25,11 @@ type Charset struct {
 // Name is the encoding's WHATWG name in lower case: "euc-jp", "shift_jis".
 func (c *Charset) Name() string { return c.name }
 
-// Encoding is the x/text encoding behind c, with the WHATWG fixes applied.
+// Encoding is the x/text encoding behind c, with the WHATWG fixes applied,
+// for streaming (transform.NewReader). Two fixes live in Decode and Encode
+// only: giving back the ASCII byte x/text's Shift_JIS, Big5 and EUC-KR
+// decoders swallow after an unmapped pair, and refusing what the standard's
+// encoders refuse (ISO-2022-JP's SO, SI and ESC; invalid UTF-8).
 func (c *Charset) Encoding() encoding.Encoding { return c.enc }
 
 // UTF8 is the charset a form falls back to when nothing names another.
