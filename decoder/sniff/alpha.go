@@ -35,6 +35,8 @@ const (
 	// formatCost is an invisible format character (U+200D ZERO WIDTH
 	// JOINER, U+200E LEFT-TO-RIGHT MARK): no one types one in a search.
 	formatCost = 20
+	// gluedSignCost is added for a non-ASCII sign touching a letter.
+	gluedSignCost = 4
 )
 
 var negInf = math.Inf(-1)
@@ -127,6 +129,12 @@ func (l *alphaLang) cost(gs []glyph, syms []uint8) float64 {
 	for i := 0; i < len(gs); {
 		if gs[i].flags&fWord == 0 {
 			total += float64(gs[i].other)
+			if gs[i].flags&fHigh != 0 && (i > 0 && gs[i-1].flags&fWord != 0 || i+1 < len(gs) && gs[i+1].flags&fWord != 0) {
+				// A sign glued to a letter ("°lub", "z³o") is what a
+				// letter misread looks like; "20°", "«Kraków»" pay less
+				// than a letter pair would.
+				total += gluedSignCost
+			}
 			i++
 			continue
 		}

@@ -66,6 +66,43 @@ HAND = {
         "iPhone手機殼", "USB隨身碟", "MP3播放器", "Python教學",
     ]),
     "ko": (["euc-kr"], ["USB 메모리", "아이폰X", "KTX 예매", "PC방", "Windows 설치"]),
+    # Everyday words and short searches, written for this file.
+    "pl": (["windows-1250", "iso-8859-2"], [
+        "ręka", "mięso", "pióro", "łóżko", "żaba", "ściana", "świat", "dzień", "część", "wąż",
+        "Łódź", "Poznań", "Gdańsk mapa", "pogoda Kraków", "bilety lotnicze", "ogłoszenia",
+        "szkoła", "błąd", "ślub", "róża",
+    ]),
+    "cs": (["windows-1250", "iso-8859-2"], [
+        "pivo", "chléb", "město", "hrad", "Ústí", "Čechy", "smažený sýr", "jídlo", "vláda",
+        "nádraží", "počítač", "zpráva", "ulice", "řidič", "kočka", "sníh", "září", "být",
+    ]),
+    "fr": (["windows-1252"], [
+        "âge", "rôle", "naïf", "garçon", "déjà", "près", "très", "août", "cœur", "hôpital",
+        "théâtre", "école", "leçon", "rêve", "Orléans", "Besançon", "fête des mères",
+    ]),
+    "de": (["windows-1252"], [
+        "Öse", "Maß", "Säge", "Flüsse", "Häuser", "Brötchen", "Ärzte", "fröhlich", "Grüße",
+        "Schlüssel", "Lübeck", "Göttingen", "Mädchen",
+    ]),
+    "es": (["windows-1252"], [
+        "acción", "árbol", "jamón", "corazón", "Perú", "Bogotá", "cañón", "sueño", "búsqueda",
+        "ciudad de México", "día", "país",
+    ]),
+    "et": (["windows-1257"], [
+        "töö", "süda", "küla", "võti", "pärn", "õde", "märts", "jõgi", "Pärnu", "Võru", "ülikool",
+    ]),
+    "lt": (["windows-1257"], [
+        "ačiū", "žmogus", "šeima", "vaikų", "Kaunas miestas", "lėktuvas", "ąsotis", "ūgis", "švente",
+    ]),
+    "lv": (["windows-1257"], [
+        "paldies", "ģimene", "pilsēta", "skola Rīgā", "ķirsis", "dūmi", "zaļš", "mēness", "dzīve",
+    ]),
+    "tr": (["windows-1254"], [
+        "şehir", "çocuk", "ığdır", "gönül", "ekmek fırını", "köprü", "Eskişehir", "Muğla", "ılık", "öğle",
+    ]),
+    "hu": (["windows-1250", "iso-8859-2"], [
+        "kenyér", "szép", "Szeged", "hűtő", "gyümölcs", "nő", "ütő", "fürdő", "Győr-Moson", "sör",
+    ]),
 }
 
 
@@ -111,6 +148,8 @@ def main():
             made += 1
     for lang, (charsets, strings) in HAND.items():
         for text in strings:
+            if all(ord(c) < 128 for c in text):
+                continue  # nothing to sniff
             for cs in charsets:
                 rows.append({"lang": lang, "text": text, "charset": cs, "hex": encode(text, cs).hex(), "bucket": bucket(len(text))})
     with open(os.path.join(here, "dev.jsonl"), "w", encoding="utf-8") as fh:
