@@ -102,6 +102,9 @@ func init() {
 	}
 }
 
+// confBins are the lower bounds of the confidence bins reported.
+var confBins = [...]float64{0, 0.5, 0.8, 0.95}
+
 var buckets = []string{"2-4", "5-12", "13-40"}
 
 func TestSniffDecodesTheHeldOutCorpusBetterThanUchardet(t *testing.T) {
@@ -139,12 +142,19 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 	var (
 		misses             []string
 		told               tally
+		reliability        [len(confBins)]tally
 		confOK, confMissed float64
 	)
 	for _, r := range rows {
 		g, _ := New().Sniff([][]byte{r.raw}, Evidence{})
 		ok := decodesExactly(g.Charset, r.raw, r.Text)
+		bin := 0
+		for bin < len(confBins)-1 && g.Confidence >= confBins[bin+1] {
+			bin++
+		}
+		reliability[bin].n++
 		if ok {
+			reliability[bin].ok++
 			confOK += g.Confidence
 		} else {
 			confMissed += g.Confidence
@@ -177,6 +187,11 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 	}
 	nOK := ours["all"].ok
 	t.Logf("mean confidence: %.2f when right, %.2f when wrong", confOK/float64(max(nOK, 1)), confMissed/float64(max(len(rows)-nOK, 1)))
+	for i, b := range reliability {
+		if b.n > 0 {
+			t.Logf("confidence >= %.2f: %4d guesses, %5.1f%% right", confBins[i], b.n, 100*b.rate())
+		}
+	}
 	t.Logf("with Accept-Language of the string's language: %.1f%%", 100*told.rate())
 	if told.rate() < ours["all"].rate() {
 		t.Errorf("Accept-Language made the guesses worse: %.1f%% < %.1f%%", 100*told.rate(), 100*ours["all"].rate())

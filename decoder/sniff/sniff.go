@@ -49,7 +49,7 @@ func New() Sniffer { return Detector{} }
 
 // temperature flattens the scores before they become a confidence: the
 // language models are simple and would otherwise be overconfident.
-const temperature = 2
+const temperature = 1.5
 
 // Sniff implements Sniffer.
 func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
