@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates encoded.json: texts encoded by Python's codecs, the independent
-truth the cgi tests compare the gateway's decoding with.
+truth the cgi and cmd/cgigate tests compare the gateway's decoding with.
 Run from this folder: python3 gen.py > encoded.json"""
 import json
 
@@ -13,6 +13,8 @@ TEXTS = [
     ("big5", "中文"),
     ("cp1251", "Привет"),
     ("iso2022_jp", "印刷"),
+    ("shift_jis", "印刷します"),
+    ("euc_jp", "印刷する"),
 ]
 WHATWG = {"shift_jis": "shift_jis", "euc_jp": "euc-jp", "euc_kr": "euc-kr", "gbk": "gbk",
           "big5": "big5", "cp1251": "windows-1251", "iso2022_jp": "iso-2022-jp"}

@@ -5,9 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -364,4 +367,51 @@ func execOut(t *testing.T, env []string, args ...string) (string, error) {
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// encodedText is a text and its bytes in a charset, from Python's codecs
+// (../../cgi/testdata/gen.py).
+func encodedText(t *testing.T, charset, text string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../cgi/testdata/encoded.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []struct{ Charset, Text, Hex string }
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		if e.Charset == charset && e.Text == text {
+			raw, err := hex.DecodeString(e.Hex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var q strings.Builder
+			for _, c := range raw {
+				fmt.Fprintf(&q, "%%%02X", c)
+			}
+			return q.String()
+		}
+	}
+	t.Fatalf("no %q in %s in encoded.json", text, charset)
+	return ""
+}
+
+func TestSniffing(t *testing.T) {
+	for _, tc := range []struct{ charset, text string }{{"shift_jis", "印刷します"}, {"euc-jp", "印刷する"}} {
+		q := "q=" + encodedText(t, tc.charset, tc.text)
+		t.Run("unnamed "+tc.charset+" is sniffed", func(t *testing.T) {
+			r := jsonResult(t, get(t, q, acceptJSON, "application/json").body)
+			if r.Charset != tc.charset || r.CharsetSource != "sniffed" || r.Fields[0].Value != tc.text {
+				t.Errorf("charset %s from %s, fields %+v", r.Charset, r.CharsetSource, r.Fields)
+			}
+		})
+		t.Run("with CGIGATE_SNIFF=0 unnamed "+tc.charset+" is not sniffed", func(t *testing.T) {
+			r := jsonResult(t, get(t, q, "CGIGATE_SNIFF", "0", acceptJSON, "application/json").body)
+			if r.Charset != "utf-8" || r.CharsetSource != "default" || !strings.Contains(r.Fields[0].Value, "\uFFFD") {
+				t.Errorf("charset %s from %s, fields %+v", r.Charset, r.CharsetSource, r.Fields)
+			}
+		})
+	}
 }
