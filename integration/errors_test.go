@@ -36,6 +36,10 @@ func TestErrorStatusesThroughApache(t *testing.T) {
 				body := "a=" + strings.Repeat("x", apacheMaxBody/2)
 				wantError(t, s, send(t, s, "POST", gatewayPath, form, []byte(body), "application/json"), http.StatusRequestEntityTooLarge)
 			})
+			t.Run("a chunked body growing over CGIGATE_MAX_BODY is 413 from the gateway", func(t *testing.T) {
+				r := s.DoRaw(t, chunked(gatewayPath, form, "a=", strings.Repeat("x", gatewayMaxBody), strings.Repeat("y", 5000)))
+				wantError(t, s, reply(r), http.StatusRequestEntityTooLarge)
+			})
 			t.Run("a body at CGIGATE_MAX_BODY is accepted", func(t *testing.T) {
 				body := "a=" + strings.Repeat("x", gatewayMaxBody-2)
 				r := postJSON(t, s, gatewayPath, form, []byte(body))

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"mime/multipart"
+	"net/http"
 	"net/textproto"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cgigate/cgigate/internal/apachetest"
@@ -23,6 +26,18 @@ func payload(n int) []byte {
 	r := rand.NewChaCha8([32]byte{'c', 'g', 'i', 'g', 'a', 't', 'e'})
 	r.Read(b)
 	return b
+}
+
+// chunked is a whole POST request with its body in chunks, one per piece.
+func chunked(target, contentType string, pieces ...string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: application/json\r\n", target)
+	fmt.Fprintf(&b, "Content-Type: %s\r\nTransfer-Encoding: chunked\r\n\r\n", contentType)
+	for _, p := range pieces {
+		fmt.Fprintf(&b, "%x\r\n%s\r\n", len(p), p)
+	}
+	b.WriteString("0\r\n\r\n")
+	return b.Bytes()
 }
 
 func TestFormsThroughApache(t *testing.T) {
@@ -58,6 +73,31 @@ func TestFormsThroughApache(t *testing.T) {
 				want := []field{{"a", "1", "body"}, {"b", "two words & more", "body"}}
 				if !slices.Equal(r.Fields, want) {
 					t.Errorf("fields %+v, want %+v", r.Fields, want)
+				}
+			})
+			t.Run("a chunked POST, which Apache passes with no CONTENT_LENGTH, is read to its end", func(t *testing.T) {
+				r := s.DoRaw(t, chunked(gatewayPath, "application/x-www-form-urlencoded", "a=1&b=%E5%8D%B0", "&c=", strings.Repeat("z", 70000)))
+				res := wantResult(t, s, "chunked POST", reply(r))
+				if len(res.Fields) != 3 || res.Fields[1] != (field{"b", "印", "body"}) || len(res.Fields[2].Value) != 70000 {
+					t.Errorf("fields %.200v, want a, b=印 and c of 70000 bytes from the body", res.Fields)
+				}
+			})
+			t.Run("a HEAD request is answered with headers only", func(t *testing.T) {
+				r := send(t, s, "HEAD", gatewayPath+"?a+b", "", nil, "application/json")
+				if r.Status != http.StatusOK || len(r.Body) != 0 || r.Header.Get("Content-Type") != "application/json; charset=utf-8" {
+					t.Errorf("status %d Content-Type %q body %q, want 200 JSON headers and no body", r.Status, r.Header.Get("Content-Type"), r.Body)
+				}
+			})
+			t.Run("a POST to an ISINDEX-looking query keeps the body and warns about the query", func(t *testing.T) {
+				r := postJSON(t, s, gatewayPath+"?a+b", "application/x-www-form-urlencoded", []byte("x=1"))
+				if r.Kind != "form" || len(r.Keywords) != 0 || !slices.Equal(r.Fields, []field{{"x", "1", "body"}}) || len(r.Warnings) != 1 {
+					t.Errorf("kind %q keywords %q fields %+v warnings %q, want the body's field, no keywords, one warning", r.Kind, r.Keywords, r.Fields, r.Warnings)
+				}
+			})
+			t.Run("Accept: text/plain renders text", func(t *testing.T) {
+				r := send(t, s, "GET", gatewayPath+"?q=%E5%8D%B0", "", nil, "text/plain")
+				if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/plain; charset=utf-8" || !strings.Contains(string(r.Body), `"q" = "印"`) {
+					t.Errorf("status %d Content-Type %q body %s", r.Status, r.Header.Get("Content-Type"), r.Body)
 				}
 			})
 			t.Run("a multipart POST with a 5 MB file reports its size and SHA-256", func(t *testing.T) {
