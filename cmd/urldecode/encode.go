@@ -40,10 +40,10 @@ func (c *config) handleEncode(in input, w *bufio.Writer) error {
 		out, err = c.encodeURL(splitURL(in.text, k), k, opts)
 	case strings.Contains(in.text, "="):
 		kind = "form"
-		out, err = decoder.EncodeForm(splitForm(strings.TrimPrefix(in.text, "?")), opts)
+		out, err = c.encodeForm(splitForm(strings.TrimPrefix(in.text, "?")), opts)
 	default:
 		kind = "isindex"
-		out, err = decoder.EncodeKeywords(strings.Fields(strings.TrimPrefix(in.text, "?")), opts)
+		out, err = c.encodeKeywords(strings.Fields(strings.TrimPrefix(in.text, "?")), opts)
 	}
 	if err != nil {
 		if c.JSON {
@@ -57,6 +57,30 @@ func (c *config) handleEncode(in input, w *bufio.Writer) error {
 		fmt.Fprintln(w, out)
 	}
 	return nil
+}
+
+// encodeForm and encodeKeywords are decoder's classic encoders, or with
+// -whatwg the URL Standard's application/x-www-form-urlencoded serializer
+// (WHATWG URL § 5.2), which a browser of today uses: its percent-encode
+// set is the classic one plus '@' (the component percent-encode set holds
+// it). Every '@' the classic escaper leaves is the byte 0x40, a lone '@' or
+// a Shift_JIS or Big5 trail byte alike, so writing each as "%40" is that
+// serializer exactly.
+func (c *config) encodeForm(fields []decoder.Field, opts decoder.EncodeOptions) (string, error) {
+	s, err := decoder.EncodeForm(fields, opts)
+	return c.whatwgAt(s), err
+}
+
+func (c *config) encodeKeywords(words []string, opts decoder.EncodeOptions) (string, error) {
+	s, err := decoder.EncodeKeywords(words, opts)
+	return c.whatwgAt(s), err
+}
+
+func (c *config) whatwgAt(s string) string {
+	if !c.WHATWG {
+		return s
+	}
+	return strings.ReplaceAll(s, "@", "%40")
 }
 
 // splitForm splits text into fields on '&', each at its first '='.
@@ -135,9 +159,9 @@ func (c *config) encodeURL(u rawURL, k inputKind, opts decoder.EncodeOptions) (s
 		var q string
 		var err error
 		if strings.Contains(u.Query, "=") {
-			q, err = decoder.EncodeForm(splitForm(u.Query), opts)
+			q, err = c.encodeForm(splitForm(u.Query), opts)
 		} else {
-			q, err = decoder.EncodeKeywords(strings.Fields(strings.ReplaceAll(u.Query, "+", " ")), opts)
+			q, err = c.encodeKeywords(strings.Fields(strings.ReplaceAll(u.Query, "+", " ")), opts)
 		}
 		if err != nil {
 			return "", err

@@ -60,6 +60,7 @@ type config struct {
 	Log       string // -log FILE or "-": Apache access log lines
 	Host      string // -host: evidence for inputs that carry no host
 	NCR       bool   // -ncr: numeric character references both ways
+	WHATWG    bool   // -whatwg: encode forms as today's URL Standard serializer
 
 	cs *charset.Charset // Charset, looked up
 }
@@ -97,6 +98,7 @@ Examples:
   urldecode -charset shift_jis '/cgi-bin/search?q=%88%F3%8D%FC'
   urldecode -json 'http://xn--mnchen-3ya.de/?q=caf%C3%A9'
   urldecode -encode -charset euc-jp '印刷 技術'
+  urldecode -encode -whatwg -ncr 'to=info@example.jp&q=印刷'
   urldecode -encode 'http://münchen.de/Straße?q=über'
   urldecode -idn -legacy-idn -encode 'αβ@日本語.jp'
   urldecode -log /var/log/apache2/access.log > decoded.txt
@@ -134,6 +136,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.BoolVar(&c.NCR, "ncr", false,
 		"turn &#NNNN; references back into characters when decoding, and write characters the\n"+
 			"charset lacks as &#NNNN; when encoding, as browsers do (example: -encode -ncr -charset latin1 '印')")
+	fs.BoolVar(&c.WHATWG, "whatwg", false,
+		"with -encode, write forms and ISINDEX words as a browser of today does (URL Standard § 5.2):\n"+
+			"as the classic way but '@' is %40; with the default UTF-8 and -ncr that is a 2026 browser (example: -encode -whatwg 'to=a@b')")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}

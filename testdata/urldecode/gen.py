@@ -36,6 +36,15 @@ def classic(b: bytes) -> str:
     return "".join(chr(c) if c in SAFE else "+" if c == 0x20 else "%%%02X" % c for c in b)
 
 
+WHATWG_SAFE = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
+
+
+def whatwg(b: bytes) -> str:
+    """URL Standard section 5.2: the application/x-www-form-urlencoded
+    percent-encode set leaves only these and turns space into '+'."""
+    return "".join(chr(c) if c in WHATWG_SAFE else "+" if c == 0x20 else "%%%02X" % c for c in b)
+
+
 def every_byte(b: bytes) -> str:
     """Every byte escaped, as the 1990s examples wrote their URLs."""
     return "".join("%%%02X" % c for c in b)
@@ -87,6 +96,23 @@ for text, codec, name, hint in TEXTS:
         "args": ["-encode", "-charset", name, f"http://www.example.com/{word}/a b?q={text}"],
         "out": f"http://www.example.com/{pchar(word.encode(codec))}/a%20b?q="
         + "+".join(classic(w.encode(codec)) for w in text.split()),
+    })
+
+# A browser of today escapes '@', the classic way did not; in Shift_JIS
+# and Big5 the byte 0x40 is also a trail byte (ァ is 83 40,
+# 一 in Big5 is A4 40).
+for text, codec, name in [("ァ to info@example.jp", "shift_jis", "shift_jis"),
+                          ("一 @", "big5", "big5"), ("é@x", "utf_8", "utf-8")]:
+    raw = text.encode(codec)
+    encode.append({
+        "name": f"a {name} form the classic way keeps 0x40 as '@'",
+        "args": ["-encode", "-charset", name, "q=" + text],
+        "out": "q=" + classic(raw),
+    })
+    encode.append({
+        "name": f"a {name} form the URL Standard's way escapes 0x40",
+        "args": ["-encode", "-whatwg", "-charset", name, "q=" + text],
+        "out": "q=" + whatwg(raw),
     })
 
 # Hosts: Unicode <-> ASCII by Python's idna codec.
