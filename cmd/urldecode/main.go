@@ -24,7 +24,7 @@
 // (decoder/idn); the query is split and decoded by package decoder.
 //
 // With -encode the command goes the other way (HTML 2.0 § 8.2.1's form
-// encoding in any charset); with -idn it converts host names and
+// encoding, or with -whatwg the URL Standard's, in any charset); with -idn it converts host names and
 // addresses; with -log it reads Apache access logs in one streaming pass.
 // Run "urldecode -h" for the flags. The exit status is 0 when every input
 // decoded, 1 when some could not be (each is named on stderr with its line
