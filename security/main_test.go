@@ -49,6 +49,7 @@ func scripts() map[string]script {
 		"cgigate-nosniff":    {env: []string{"CGIGATE_SNIFF=0"}},
 		"cgigate-timeout":    {env: []string{"CGIGATE_READ_TIMEOUT=1s"}},
 		"cgigate-small":      {env: []string{"CGIGATE_MAX_FIELDS=20", "CGIGATE_MAX_BODY=4096"}},
+		"cgigate-bigbody":    {env: []string{"CGIGATE_MAX_BODY=20000000"}},
 	}
 }
 
@@ -231,10 +232,10 @@ func (p *pkgTB) Failed() bool {
 	defer p.mu.Unlock()
 	return len(p.errs) > 0
 }
-func (p *pkgTB) FailNow()                         { panic(tbStop{msg: "FailNow"}) }
-func (p *pkgTB) Fatal(args ...any)                { panic(tbStop{msg: fmt.Sprint(args...)}) }
+func (p *pkgTB) FailNow()                          { panic(tbStop{msg: "FailNow"}) }
+func (p *pkgTB) Fatal(args ...any)                 { panic(tbStop{msg: fmt.Sprint(args...)}) }
 func (p *pkgTB) Fatalf(format string, args ...any) { panic(tbStop{msg: fmt.Sprintf(format, args...)}) }
-func (p *pkgTB) Skip(args ...any)                 { panic(tbStop{skip: true, msg: fmt.Sprint(args...)}) }
+func (p *pkgTB) Skip(args ...any)                  { panic(tbStop{skip: true, msg: fmt.Sprint(args...)}) }
 func (p *pkgTB) Skipf(format string, args ...any) {
 	panic(tbStop{skip: true, msg: fmt.Sprintf(format, args...)})
 }
