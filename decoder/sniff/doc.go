@@ -5,8 +5,12 @@
 // the meaning of percent-encoded octets to the application.
 //
 // Valid UTF-8 that is not pure ASCII is UTF-8 (Encoding Standard § 4.1
-// makes UTF-8 the default). Otherwise every candidate in which the bytes are
-// valid (decoder/charset reports the errors) decodes them, and the decoded
+// makes UTF-8 the default) when its multibyte sequences are three or four
+// bytes long for characters in everyday use; two-byte sequences and rare
+// characters also arise from legacy text (GBK's D1 A7, "学", is valid UTF-8
+// for U+0467), so such UTF-8 competes with the legacy candidates, with a
+// strong prior. Every candidate in which the bytes are valid
+// (decoder/charset reports the errors) decodes them, and the decoded
 // text is scored as the language that charset serves would write it: letter
 // pair costs for alphabetic languages, character costs for Chinese,
 // Japanese and Korean whose mass sits where the charsets' own structure puts
@@ -15,6 +19,10 @@
 // prior (RFC 9110 § 12.5.4) and a host TLD prior are added. Candidates that
 // decode the bytes into the same text share their weight, so that a guess
 // of windows-1252 for bytes that mean the same in windows-1250 counts alike.
+// The guess is deterministic: ties go to the earlier candidate of a fixed
+// order (shift_jis, euc-jp, iso-2022-jp, euc-kr, gbk, big5, windows-1252,
+// windows-1251, ...), and the confidence is the winner's share of the
+// weight of all the distinct decodings.
 //
 // The tables are static strings written by internal/gentables from the
 // hunspell dictionaries and the Unicode Unihan database; nothing is built at

@@ -35,8 +35,9 @@ type Sniffer interface {
 	// Sniff scores all samples jointly. ok is false when the samples hold
 	// no byte that tells charsets apart (pure ASCII, which every candidate
 	// decodes alike; the Guess is then zero) or when no candidate decodes
-	// them all without error (the Guess then names the candidate with the
-	// fewest errors, with Confidence 0).
+	// them all without error (the Guess then names the legacy candidate
+	// with the fewest errors, with Confidence 0, or is zero when only
+	// UTF-8 was allowed).
 	Sniff(samples [][]byte, ev Evidence) (g Guess, ok bool)
 }
 

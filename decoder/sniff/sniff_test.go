@@ -151,3 +151,28 @@ func TestLargeBodies(t *testing.T) {
 		}
 	})
 }
+
+func TestSniffIsSafeForConcurrentUseAndDeterministic(t *testing.T) {
+	rows := loadCorpus(t)
+	want := make([]Guess, len(rows))
+	for i, r := range rows {
+		want[i], _ = Detector{}.Sniff([][]byte{r.raw}, Evidence{})
+	}
+	done := make(chan int)
+	for w := range 4 {
+		go func() {
+			bad := 0
+			for i := w; i < len(rows); i += 2 {
+				if g, _ := (Detector{}).Sniff([][]byte{rows[i].raw}, Evidence{}); g != want[i] {
+					bad++
+				}
+			}
+			done <- bad
+		}()
+	}
+	for range 4 {
+		if bad := <-done; bad > 0 {
+			t.Errorf("%d guesses differ between calls", bad)
+		}
+	}
+}
