@@ -26,8 +26,9 @@ import (
 // A CONTENT_LENGTH above Limits.Body is 413 before a byte is read; a body
 // of unknown length (a chunked request through Apache) is 413 once it
 // passes Limits.Body. The body must arrive within Limits.ReadTimeout (408)
-// and be as long as its CONTENT_LENGTH (400). On error the partial form is discarded, its files
-// removed. On success, call Form.RemoveAll once the response is written.
+// and be as long as its CONTENT_LENGTH (400). On error the partial form is
+// discarded, its files removed. On success, call Form.RemoveAll once the
+// response is written.
 func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:

@@ -1,6 +1,7 @@
 package cgi
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,6 +23,8 @@ type deadlineReader struct {
 	cur     []byte
 	err     error
 }
+
+var errClosed = errors.New("cgi: body read after Close")
 
 type chunk struct {
 	b   []byte
@@ -56,7 +59,7 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 	if d.timer == nil {
 		d.start()
 	}
-	for len(d.cur) == 0 {
+	for len(d.cur) == 0 || d.err == errClosed {
 		if d.err != nil {
 			return 0, d.err
 		}
@@ -75,8 +78,12 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close releases the pump and the timer once the body is no longer read.
+// Close releases the pump and the timer once the body is no longer read;
+// a Read after it fails.
 func (d *deadlineReader) Close() error {
+	if d.err == nil {
+		d.err = errClosed
+	}
 	if d.timer == nil {
 		return nil
 	}
