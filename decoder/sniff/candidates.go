@@ -1,6 +1,7 @@
 package sniff
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -147,6 +148,11 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score f
 			l := &alphaLangs[i]
 			best = max(best, sc.text.score(l)+pri.of(l.name))
 		}
+	}
+	if math.IsInf(best, -1) {
+		// No language of c has these letters: price them as text in no
+		// particular language.
+		best = -genericCost(sc.decoded)
 	}
 	return best + c.base, 0
 }

@@ -21,7 +21,7 @@ func FuzzSniff(f *testing.F) {
 		if g != g2 || ok != ok2 {
 			t.Fatalf("not deterministic: %+v %v then %+v %v", g, ok, g2, ok2)
 		}
-		if g.Confidence < 0 || g.Confidence > 1 {
+		if !(g.Confidence >= 0 && g.Confidence <= 1) { // NaN too
 			t.Fatalf("confidence %v", g.Confidence)
 		}
 		decodesAll := func(name string) bool {

@@ -39,6 +39,7 @@ func TestSniff(t *testing.T) {
 		{"EUC-JP kanji are EUC-JP", []string{"c5ecb5fe"}, Evidence{}, "euc-jp", true},
 		{"ISO-2022-JP escapes are ISO-2022-JP", []string{"1b2442456c357e1b2842"}, Evidence{}, "iso-2022-jp", true},
 		{"EUC-KR hangul are EUC-KR", []string{"bcadbfef"}, Evidence{}, "euc-kr", true},
+		{"UHC hangul outside KS X 1001 (똠방각하, Python's cp949) are EUC-KR", []string{"8c63b9e6b0a2c7cf"}, Evidence{}, "euc-kr", true},
 		{"GBK hanzi are GBK", []string{"b1b1bea9"}, Evidence{}, "gbk", true},
 		{"Big5 hanzi are Big5", []string{"bb4fa55f"}, Evidence{}, "big5", true},
 		{"windows-1251 Russian is windows-1251", []string{"cceef1eae2e0"}, Evidence{}, "windows-1251", true},
@@ -58,6 +59,8 @@ func TestSniff(t *testing.T) {
 			[]string{"bcdee1dad2d0"}, Evidence{Candidates: []string{"iso-8859-5", "windows-1252"}}, "iso-8859-5", true},
 		{"a GB18030 hint is weighed as Chinese",
 			[]string{"b1b1bea9"}, Evidence{Candidates: []string{"gb18030", "big5"}}, "gb18030", true},
+		{"a letter the only candidate's languages lack still gets a guess",
+			[]string{"c6"}, Evidence{Candidates: []string{"windows-1258"}}, "windows-1258", true},
 		{"bytes no candidate decodes name the one with the fewest errors",
 			[]string{"ffff"}, Evidence{Candidates: []string{"shift_jis", "euc-jp"}}, "shift_jis", false},
 	}
@@ -75,7 +78,7 @@ func TestSniff(t *testing.T) {
 			if g.Charset != want || ok != tt.wantOK {
 				t.Errorf("Sniff = %+v, %v; want %q, %v", g, ok, tt.want, tt.wantOK)
 			}
-			if g.Confidence < 0 || g.Confidence > 1 || !ok && g.Confidence != 0 {
+			if !(g.Confidence >= 0 && g.Confidence <= 1) || !ok && g.Confidence != 0 {
 				t.Errorf("confidence %v out of range", g.Confidence)
 			}
 		})
