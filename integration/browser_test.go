@@ -2,6 +2,8 @@ package integration
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -46,7 +48,7 @@ var pageCharsets = []pageCharset{
 	{"EUC-JP", "EUC-JP", "euc-jp", "日本語のテキスト ｶﾀｶﾅ", '한'},
 	{"Shift_JIS", "Shift_JIS", "shift_jis", "ソ表示 テスト", '한'},
 	{"windows-1251", "windows-1251", "windows-1251", "Привет, мир", '印'},
-	{"UTF-8", "UTF-8", "utf-8", "Grüße 印刷 한국어 Привет", 0},
+	{"UTF-8", "UTF-8", "utf-8", "Grüße 印刷 한국어 Привет a&b=c+d%25", 0},
 }
 
 var formKinds = []struct{ name, method, enctype string }{
@@ -178,6 +180,58 @@ func TestBrowserFormsInLegacyCharsetsThroughApache(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// uploadPage is a Shift_JIS page with a multipart form holding a file.
+const uploadPage = `<!doctype html>
+<html><head><meta charset=Shift_JIS><title>upload</title></head>
+<body>
+<form method=POST enctype=multipart/form-data action="/cgi-bin/cgigate">
+<input type=hidden name=_charset_>
+<input id=q name=q>
+<input id=f type=file name=upload>
+<input type=submit>
+</form>
+</body></html>
+`
+
+// TestBrowserUploadsAFileWithAShiftJISName has Chromium upload a file
+// whose name is Japanese from a Shift_JIS page. The browser writes the
+// filename parameter in the form's encoding, with only '"', CR and LF
+// percent-escaped (WHATWG HTML 4.10.21.8, multipart/form-data encoding),
+// so a Shift_JIS trail byte 0x5C (the '\' of ASCII, as in 表 = 95 5C) is
+// sent as it is and must not be read as a quoted-pair escape.
+func TestBrowserUploadsAFileWithAShiftJISName(t *testing.T) {
+	s := startGateway(t, apachetest.Options{Files: map[string][]byte{"upload.html": []byte(uploadPage)}})
+	tab := browsertest.Start(t)
+	tests := []struct{ name, filename string }{
+		{"a name without 0x5C bytes arrives as typed", "報告書.txt"},
+		{"a name with a 0x5C trail byte (表) arrives as typed", "表示テスト.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			content := []byte("cgigate upload test: " + tt.filename + "\n")
+			path := filepath.Join(t.TempDir(), tt.filename)
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run(t, tab, "filling the upload form", chromedp.Steps(
+				chromedp.Navigate(s.URL+"/upload.html"),
+				chromedp.SetUploadFiles(chromedp.CSS("#f"), []string{path}),
+				chromedp.SendKeys(chromedp.CSS("#q"), "送信")))
+			run(t, tab, "submitting", chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Submit(chromedp.CSS("#q"))))
+			rows := run(t, tab, "reading the files table", chromedp.Evaluate[[][]string](
+				`Array.from(document.querySelectorAll("table.files tr")).slice(1).map(r => Array.from(r.cells, c => c.textContent))`))
+			sum := sha256.Sum256(content)
+			want := [][]string{{"upload", tt.filename, "text/plain", fmt.Sprint(len(content)), hex.EncodeToString(sum[:])}}
+			if fmt.Sprint(rows) != fmt.Sprint(want) {
+				t.Errorf("the page shows files %q, want %q", rows, want)
+			}
+			if got := renderedFields(t, tab); !slices.Equal(got, []field{{"_charset_", "Shift_JIS", "body"}, {"q", "送信", "body"}}) {
+				t.Errorf("the page shows fields %q", got)
+			}
+		})
 	}
 }
 
