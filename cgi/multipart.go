@@ -59,13 +59,8 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 		return nil, errorf(http.StatusBadRequest, "multipart", "", "boundary of %d characters, more than %d (RFC 2046 § 5.1.1)", len(boundary), maxBoundary)
 	}
 	lim := cfg.Limits
-	valueMax := int64(d.Options().Limits.ValueBytes)
-	switch {
-	case valueMax == 0:
-		valueMax = decoder.DefaultMaxValueBytes
-	case valueMax < 0: // no value limit: the body's still holds
-		valueMax = lim.body()
-	}
+	// With no value limit, the body's still holds.
+	valueMax := min(int64(d.Options().Limits.Effective().ValueBytes), lim.body())
 	fs := &finalScanner{r: body, delim: []byte("--" + boundary + "--")}
 	mr := multipart.NewReader(fs, boundary)
 	var files []rawFile

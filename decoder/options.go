@@ -60,6 +60,13 @@ func limit(v, def int) int {
 	return v
 }
 
+// Effective returns l with every zero field replaced by its default and
+// every negative one by the largest int: the bounds Decoder applies.
+func (l Limits) Effective() Limits {
+	return Limits{Fields: l.fields(), Keywords: l.keywords(), NameBytes: l.nameBytes(),
+		ValueBytes: l.valueBytes(), TotalBytes: l.totalBytes()}
+}
+
 func (l Limits) fields() int     { return limit(l.Fields, DefaultMaxFields) }
 func (l Limits) keywords() int   { return limit(l.Keywords, DefaultMaxKeywords) }
 func (l Limits) nameBytes() int  { return limit(l.NameBytes, DefaultMaxNameBytes) }

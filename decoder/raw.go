@@ -83,7 +83,7 @@ func (d *Decoder) SplitTextPlain(r *Raw, body, origin string) error {
 			continue
 		}
 		name, value, _ := strings.Cut(line, "=")
-		if err := d.Add(r, name, value, origin); err != nil {
+		if err := d.add(r, name, value, origin); err != nil {
 			return err
 		}
 	}
@@ -91,8 +91,17 @@ func (d *Decoder) SplitTextPlain(r *Raw, body, origin string) error {
 }
 
 // Add adds one pair whose bytes need no percent-decoding, such as a
-// multipart/form-data text part (RFC 7578), checking the Limits.
+// multipart/form-data text part (RFC 7578), checking the Limits; its bytes
+// count toward Limits.TotalBytes.
 func (d *Decoder) Add(r *Raw, name, value, origin string) error {
+	if err := d.addTotal(r, len(name)+len(value)); err != nil {
+		return err
+	}
+	return d.add(r, name, value, origin)
+}
+
+// add is Add for pairs whose raw bytes were counted already.
+func (d *Decoder) add(r *Raw, name, value, origin string) error {
 	l := d.opts.Limits
 	if len(r.Pairs) >= l.fields() {
 		return &LimitError{Limit: "fields", Max: l.fields()}
@@ -147,7 +156,7 @@ func (d *Decoder) splitPairs(r *Raw, s, origin string) error {
 			if err != nil {
 				return err
 			}
-			if err := d.Add(r, name, value, origin); err != nil {
+			if err := d.add(r, name, value, origin); err != nil {
 				return err
 			}
 		}
