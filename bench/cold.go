@@ -33,13 +33,20 @@ func cgiEnv(method, script, query, accept string) []string {
 	)
 }
 
-// Exec runs argv once with env, stdin and stdout on /dev/null, and returns
-// the time from just before the fork to the reaped exit. The fork and exec
-// from a Go parent are in it, the same for every program.
-func Exec(argv, env []string) (time.Duration, error) {
+// Timing is one timed run of a program.
+type Timing struct {
+	Wall time.Duration // from just before the fork to the reaped exit
+	CPU  time.Duration // user + system time of the child (getrusage)
+}
+
+// Exec runs argv once with env, stdin and stdout on /dev/null. The fork
+// and exec from a Go parent are in Wall, the same for every program; CPU
+// is what the child itself used, what bounds req/s when the machine's
+// cores are the limit.
+func Exec(argv, env []string) (Timing, error) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return 0, err
+		return Timing{}, err
 	}
 	defer null.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -47,52 +54,64 @@ func Exec(argv, env []string) (time.Duration, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	t0 := time.Now()
 	err = cmd.Run()
-	d := time.Since(t0)
-	if err != nil {
-		return d, fmt.Errorf("bench: %s: %w", argv[0], err)
+	t := Timing{Wall: time.Since(t0)}
+	if cmd.ProcessState != nil {
+		t.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	return d, nil
+	if err != nil {
+		return t, fmt.Errorf("bench: %s: %w", argv[0], err)
+	}
+	return t, nil
+}
+
+// Program is one command line to time, with variables added to the CGI
+// environment (such as CGIGATE_CHARSET=utf-8).
+type Program struct {
+	Name string
+	Argv []string
+	Env  []string
 }
 
 // Cold is the cold start of one program: its median exec-to-exit time.
 type Cold struct {
-	Peer   string
+	Name   string
 	Runs   int
 	Median time.Duration
-	// VsFloor is the median over runs of this run's time divided by the C
-	// floor's in the same pass.
+	CPU    time.Duration // median user + system time
+	// VsFloor is the median over runs of this run's wall time divided by
+	// the first program's (the C floor) in the same pass.
 	VsFloor float64
 }
 
-// ColdStarts times every program of argv (peer -> command line) runs
-// times, interleaved (one run of each per pass, after one unrecorded
-// pass), each answering Query with JSON out, and returns them in the order
-// of peers.
-func ColdStarts(peers []string, argv map[string][]string, runs int) ([]Cold, error) {
-	times := map[string][]float64{}
-	var ratios = map[string][]float64{}
+// ColdStarts times every program runs times, interleaved (one run of each
+// per pass, after one unrecorded pass), each answering Query with JSON
+// out; the first program is the reference of VsFloor.
+func ColdStarts(progs []Program, runs int) ([]Cold, error) {
+	wall := make([][]float64, len(progs))
+	cpu := make([][]float64, len(progs))
+	ratios := make([][]float64, len(progs))
 	for pass := -1; pass < runs; pass++ {
-		this := map[string]time.Duration{}
-		for _, p := range peers {
-			d, err := Exec(argv[p], CGIEnv(p, Query, "application/json"))
+		this := make([]Timing, len(progs))
+		for i, p := range progs {
+			t, err := Exec(p.Argv, append(CGIEnv(Gateway, Query, "application/json"), p.Env...))
 			if err != nil {
 				return nil, err
 			}
-			this[p] = d
+			this[i] = t
 		}
 		if pass < 0 {
 			continue
 		}
-		for _, p := range peers {
-			times[p] = append(times[p], float64(this[p]))
-			if f, ok := this[Floor]; ok {
-				ratios[p] = append(ratios[p], float64(this[p])/float64(f))
-			}
+		for i := range progs {
+			wall[i] = append(wall[i], float64(this[i].Wall))
+			cpu[i] = append(cpu[i], float64(this[i].CPU))
+			ratios[i] = append(ratios[i], float64(this[i].Wall)/float64(this[0].Wall))
 		}
 	}
 	var out []Cold
-	for _, p := range peers {
-		out = append(out, Cold{Peer: p, Runs: runs, Median: time.Duration(Median(times[p])), VsFloor: Median(ratios[p])})
+	for i, p := range progs {
+		out = append(out, Cold{Name: p.Name, Runs: runs, Median: time.Duration(Median(wall[i])),
+			CPU: time.Duration(Median(cpu[i])), VsFloor: Median(ratios[i])})
 	}
 	return out, nil
 }

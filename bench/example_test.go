@@ -39,8 +39,8 @@ func ExampleMedian() {
 func ExampleSummarize() {
 	k := func(p string) bench.Key { return bench.Key{MPM: "event", Conns: 4, Peer: p} }
 	rows := bench.Summarize(bench.Results{Rounds: []map[bench.Key]bench.Sample{
-		{k(bench.Floor): {RPS: 600}, k(bench.Gateway): {RPS: 480}},
-		{k(bench.Floor): {RPS: 700}, k(bench.Gateway): {RPS: 600}},
+		{k(bench.Floor): {Requests: 1, RPS: 600}, k(bench.Gateway): {Requests: 1, RPS: 480}},
+		{k(bench.Floor): {Requests: 1, RPS: 700}, k(bench.Gateway): {Requests: 1, RPS: 600}},
 	}})
 	for _, r := range rows {
 		fmt.Printf("%s %.0f %.3f\n", r.Peer, r.RPS, r.VsFloor)
@@ -170,13 +170,17 @@ func ExampleWrk() {
 }
 
 func ExampleColdStarts() {
-	c, err := bench.ColdStarts([]string{bench.Floor, bench.Gateway}, map[string][]string{bench.Floor: {"./c-floor"}, bench.Gateway: {"./cgigate"}}, 200)
+	c, err := bench.ColdStarts([]bench.Program{
+		{Name: bench.Floor, Argv: []string{"./c-floor"}},
+		{Name: bench.Gateway, Argv: []string{"./cgigate"}},
+		{Name: "cgigate, CGIGATE_CHARSET=utf-8", Argv: []string{"./cgigate"}, Env: []string{"CGIGATE_CHARSET=utf-8"}},
+	}, 200)
 	fmt.Println(c, err)
 }
 
 func ExampleExec() {
-	d, err := bench.Exec([]string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"))
-	fmt.Println(d, err)
+	t, err := bench.Exec([]string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"))
+	fmt.Println(t.Wall, t.CPU, err)
 }
 
 func ExampleTraceInit() {

@@ -151,3 +151,21 @@ func FormatInit(w io.Writer, name string, s InitSummary, n int) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// InitExtra returns the packages of s that base does not initialise (what
+// a program pays at init beyond base, such as a plain net/http/cgi
+// program), most costly first, and their summed median clock and bytes.
+func InitExtra(s, base InitSummary) (extra []Init, clock time.Duration, bytes int64) {
+	have := map[string]bool{}
+	for _, in := range base.Top {
+		have[in.Package] = true
+	}
+	for _, in := range s.Top {
+		if !have[in.Package] {
+			extra = append(extra, in)
+			clock += in.Clock
+			bytes += in.Bytes
+		}
+	}
+	return extra, clock, bytes
+}

@@ -19,7 +19,8 @@ type Row struct {
 	// req/s divided by the C floor's and by cgigate's (CGI mode) in the
 	// same round and group; 0 when no round had both.
 	VsFloor, VsGateway float64
-	// Bad counts non-2xx answers and socket errors over all rounds.
+	// Bad counts non-2xx answers and socket errors over all rounds, plus
+	// one per run that completed no request (left out of the medians).
 	Bad int
 }
 
@@ -55,15 +56,19 @@ func Summarize(res Results) []Row {
 			if !ok {
 				continue
 			}
-			row.Rounds++
 			row.Bad += s.Non2xx + s.Errors
+			if s.Requests == 0 || s.RPS == 0 {
+				row.Bad++ // a run that completed nothing says nothing of speed
+				continue
+			}
+			row.Rounds++
 			rps = append(rps, s.RPS)
 			mean = append(mean, float64(s.Mean))
 			p99 = append(p99, float64(s.P99))
-			if f, ok := round[Key{k.MPM, k.Conns, Floor}]; ok && f.RPS > 0 {
+			if f, ok := round[Key{k.MPM, k.Conns, Floor}]; ok && f.RPS > 0 && f.Requests > 0 {
 				vsF = append(vsF, s.RPS/f.RPS)
 			}
-			if g, ok := round[Key{k.MPM, k.Conns, Gateway}]; ok && g.RPS > 0 {
+			if g, ok := round[Key{k.MPM, k.Conns, Gateway}]; ok && g.RPS > 0 && g.Requests > 0 {
 				vsG = append(vsG, s.RPS/g.RPS)
 			}
 		}

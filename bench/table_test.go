@@ -14,9 +14,9 @@ func TestSummarizeQuotesMediansOfPerRoundRatios(t *testing.T) {
 	// medians (360/400 = 0.9) would be another figure.
 	k := func(p string) Key { return Key{"event", 4, p} }
 	res := Results{Rounds: []map[Key]Sample{
-		{k(Floor): {RPS: 100, Mean: 40 * time.Millisecond}, k(Gateway): {RPS: 80, Mean: 50 * time.Millisecond, Non2xx: 1}},
-		{k(Floor): {RPS: 1000, Mean: 4 * time.Millisecond}, k(Gateway): {RPS: 500, Mean: 8 * time.Millisecond}},
-		{k(Floor): {RPS: 400, Mean: 10 * time.Millisecond}, k(Gateway): {RPS: 360, Mean: 11 * time.Millisecond, Errors: 2}},
+		{k(Floor): {Requests: 1, RPS: 100, Mean: 40 * time.Millisecond}, k(Gateway): {Requests: 1, RPS: 80, Mean: 50 * time.Millisecond, Non2xx: 1}},
+		{k(Floor): {Requests: 1, RPS: 1000, Mean: 4 * time.Millisecond}, k(Gateway): {Requests: 1, RPS: 500, Mean: 8 * time.Millisecond}},
+		{k(Floor): {Requests: 1, RPS: 400, Mean: 10 * time.Millisecond}, k(Gateway): {Requests: 1, RPS: 360, Mean: 11 * time.Millisecond, Errors: 2}},
 	}}
 	rows := Summarize(res)
 	if len(rows) != 2 || rows[0].Peer != Floor || rows[1].Peer != Gateway {
@@ -42,7 +42,7 @@ func TestSummarizeOrdersGroupsAndPeers(t *testing.T) {
 	for _, m := range []string{"prefork", "event"} {
 		for _, c := range []int{16, 4} {
 			for _, p := range []string{GatewayF, Python, Gateway, Floor} {
-				round[Key{m, c, p}] = Sample{RPS: 1}
+				round[Key{m, c, p}] = Sample{Requests: 1, RPS: 1}
 			}
 		}
 	}
@@ -62,7 +62,7 @@ func TestSummarizeOrdersGroupsAndPeers(t *testing.T) {
 }
 
 func TestSummarizeLeavesOutRatiosWithoutAReference(t *testing.T) {
-	rows := Summarize(Results{Rounds: []map[Key]Sample{{{"event", 4, Python}: {RPS: 10}}}})
+	rows := Summarize(Results{Rounds: []map[Key]Sample{{{"event", 4, Python}: {Requests: 1, RPS: 10}}}})
 	if rows[0].VsFloor != 0 || rows[0].VsGateway != 0 {
 		t.Errorf("ratios = %v, %v; want 0, 0 when neither the floor nor cgigate ran", rows[0].VsFloor, rows[0].VsGateway)
 	}
@@ -116,5 +116,17 @@ func TestFormatTable(t *testing.T) {
 		if lines[i] != want[i] {
 			t.Errorf("line %d\n got %q\nwant %q", i, lines[i], want[i])
 		}
+	}
+}
+
+func TestSummarizeLeavesOutRunsThatCompletedNothing(t *testing.T) {
+	k := func(p string) Key { return Key{"event", 16, p} }
+	rows := Summarize(Results{Rounds: []map[Key]Sample{
+		{k(Floor): {Requests: 10, RPS: 100}, k(Python): {Requests: 0, RPS: 0}},
+		{k(Floor): {Requests: 10, RPS: 100}, k(Python): {Requests: 5, RPS: 5}},
+	}})
+	py := rows[1]
+	if py.Peer != Python || py.Rounds != 1 || py.Bad != 1 || py.RPS != 5 || py.VsFloor != 0.05 {
+		t.Errorf("python row = %+v; want 1 round, 1 bad, 5 req/s, 0.05x the floor", py)
 	}
 }

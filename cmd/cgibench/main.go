@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -44,6 +45,7 @@ type options struct {
 	plan        bench.Plan
 	mpms        []httpdconf.MPM
 	gateway     string
+	raw         string
 	coldRuns    int
 	initRuns    int
 	multipartMB []float64
@@ -66,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	conns := fl.String("conns", "4,16", "wrk connection counts")
 	mpms := fl.String("mpm", "event,prefork", "Apache MPMs (event: mod_cgid, prefork: mod_cgi)")
 	fl.StringVar(&o.gateway, "gateway", "", "a prebuilt cgigate (default: build ./cmd/cgigate with CGO_ENABLED=0)")
+	fl.StringVar(&o.raw, "raw", "", "write every load sample as JSON to `FILE`")
 	fl.IntVar(&o.coldRuns, "cold-runs", 200, "cold-start runs per program")
 	fl.IntVar(&o.initRuns, "init-runs", 30, "GODEBUG=inittrace=1 runs")
 	mp := fl.String("mem-multipart", "25,50,100,200", "multipart upload sizes in MB (10^6 bytes)")
@@ -141,6 +144,11 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 		}
 		res := bench.LoadRounds(ctx, servers, o.plan, progress)
 		rows := bench.Summarize(res)
+		if o.raw != "" {
+			if err := writeRaw(o.raw, res); err != nil {
+				t.Error(err)
+			}
+		}
 		fmt.Fprintf(w, "## Load under Apache (wrk, %d rounds of %v per target, interleaved)\n\n", len(res.Rounds), o.plan.Duration)
 		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n\n", bench.Query)
 		bench.FormatTable(w, rows)
@@ -149,15 +157,25 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 	}
 	if o.want("cold") {
 		fmt.Fprintln(progress, "cgibench: cold starts")
-		order := []string{bench.Floor, bench.GoCGI, bench.Gateway, bench.CGIPM, bench.Python}
-		colds, err := bench.ColdStarts(order, argv, o.coldRuns)
+		var progs []bench.Program
+		for _, name := range []string{bench.Floor, bench.GoCGI, bench.Gateway} {
+			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
+		}
+		// The deployment that names its charset skips the sniffer.
+		progs = append(progs, bench.Program{Name: bench.Gateway + " (CGIGATE_CHARSET=utf-8)", Argv: argv[bench.Gateway], Env: []string{"CGIGATE_CHARSET=utf-8"}})
+		for _, name := range []string{bench.CGIPM, bench.Python} {
+			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
+		}
+		colds, err := bench.ColdStarts(progs, o.coldRuns)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(w, "## Cold start (exec to exit, FORM GET, JSON out, %d runs each, interleaved)\n\n", o.coldRuns)
-		fmt.Fprintln(w, "| program | median | × C floor (median of per-run ratios) |\n|---|---:|---:|")
+		fmt.Fprintln(w, "Wall: fork in the Go parent to reaped exit. CPU: the child's user + system time (getrusage), what bounds req/s when the cores are the limit.")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| program | wall (median) | × C floor (median of per-run ratios) | CPU (median) |\n|---|---:|---:|---:|")
 		for _, c := range colds {
-			fmt.Fprintf(w, "| %s | %s | %.2fx |\n", c.Peer, bench.FormatDuration(c.Median), c.VsFloor)
+			fmt.Fprintf(w, "| %s | %s | %.2fx | %s |\n", c.Name, bench.FormatDuration(c.Median), c.VsFloor, bench.FormatDuration(c.CPU))
 		}
 		fmt.Fprintln(w)
 	}
@@ -165,11 +183,13 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 		fmt.Fprintln(progress, "cgibench: inittrace")
 		fmt.Fprintf(w, "## Package initialisation (GODEBUG=inittrace=1, FORM GET, JSON out)\n\n")
 		env := bench.CGIEnv(bench.Gateway, bench.Query, "application/json")
+		sums := map[string]bench.InitSummary{}
 		for _, name := range []string{bench.Gateway, bench.GoCGI} {
 			s, err := bench.TraceInit(argv[name], env, o.initRuns)
 			if err != nil {
 				t.Fatal(err)
 			}
+			sums[name] = s
 			n := 0
 			if name == bench.Gateway {
 				n = 20
@@ -177,6 +197,12 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 			bench.FormatInit(w, name, s, n)
 			fmt.Fprintln(w)
 		}
+		extra, clock, bytes := bench.InitExtra(sums[bench.Gateway], sums[bench.GoCGI])
+		fmt.Fprintf(w, "Initialised by cgigate and not by the plain net/http/cgi program: %d packages, %s of clock, %d bytes. Most costly:\n\n", len(extra), bench.FormatDuration(clock), bytes)
+		for _, in := range extra[:min(10, len(extra))] {
+			fmt.Fprintf(w, "- %s: %s, %d bytes, %d allocs\n", in.Package, bench.FormatDuration(in.Clock), in.Bytes, in.Allocs)
+		}
+		fmt.Fprintln(w)
 	}
 	if o.want("mem") {
 		fmt.Fprintln(progress, "cgibench: memory")
@@ -307,4 +333,24 @@ func floats(s string) ([]float64, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// writeRaw saves every sample, so that a table can be recomputed.
+func writeRaw(path string, res bench.Results) error {
+	type rec struct {
+		Round int
+		bench.Key
+		bench.Sample
+	}
+	var recs []rec
+	for i, round := range res.Rounds {
+		for k, s := range round {
+			recs = append(recs, rec{i + 1, k, s})
+		}
+	}
+	b, err := json.MarshalIndent(recs, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
