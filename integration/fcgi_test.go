@@ -18,7 +18,7 @@ import (
 // startFastCGI runs "cgigate -fcgi 127.0.0.1:PORT" with the settings in
 // env (FastCGI mode reads them from its own environment, once), waits for
 // the line saying it listens, and stops it by its pid when t ends.
-func startFastCGI(t *testing.T, env ...string) string {
+func startFastCGI(t testing.TB, env ...string) string {
 	t.Helper()
 	port, err := apachetest.FreePort()
 	if err != nil {
