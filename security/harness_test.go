@@ -520,3 +520,63 @@ func wantHTML(t *testing.T, r response, fragments ...string) {
 		}
 	}
 }
+
+// eachRaw sends a raw request, which no direct path can express, through
+// Apache (both MPMs), with the same output checks as each.
+func eachRaw(t *testing.T, raw func(host string) []byte, check func(t *testing.T, r response), opts ...opt) {
+	t.Helper()
+	var o runOpts
+	for _, f := range opts {
+		f(&o)
+	}
+	for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
+		t.Run("through Apache "+string(mpm), func(t *testing.T) {
+			srv := apache(t, mpm)
+			req := raw(strings.TrimPrefix(srv.URL, "http://"))
+			method, _, _ := strings.Cut(string(req), " ")
+			r, err := rawRoundTrip(srv.URL, req, method)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, tail(srv.ErrorLog(), 2000))
+			}
+			r.Via = string(mpm)
+			if o.refuseStatus != 0 {
+				if r.Status != o.refuseStatus || isGateway(r) {
+					t.Fatalf("Apache was expected to refuse this itself with %d (%s); got %d from %s:\n%s",
+						o.refuseStatus, o.refuseWhy, r.Status, origin(r), trim(r.Body))
+				}
+				checkOutput(t, r, o.payloads)
+				return
+			}
+			checkOutput(t, r, o.payloads)
+			check(t, r)
+		})
+	}
+}
+
+// clientCut sends a POST claiming claimed bytes, writes only body, and
+// closes its side for writing, as a client that goes away mid-body; it
+// returns what Apache answers, if anything.
+func clientCut(t *testing.T, mpm, script, body string, claimed int) response {
+	t.Helper()
+	srv := apache(t, httpdconf.MPM(mpm))
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(srv.URL, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(90 * time.Second))
+	fmt.Fprintf(conn, "POST /cgi-bin/%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nAccept: application/json\r\n"+
+		"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s",
+		script, strings.TrimPrefix(srv.URL, "http://"), claimed, body)
+	conn.(*net.TCPConn).CloseWrite()
+	all, _ := io.ReadAll(conn)
+	if len(all) == 0 {
+		return response{Via: mpm}
+	}
+	r, err := parseHTTP(all, "POST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Via = mpm
+	return r
+}
