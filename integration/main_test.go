@@ -1,11 +1,3 @@
-// Package integration runs the built cgigate binary under a real Apache
-// httpd 2.4 (both MPM/module pairs: prefork with mod_cgi, event with
-// mod_cgid, and mod_proxy_fcgi in front of "cgigate -fcgi") and submits real
-// forms to it from headless Chromium. It holds tests only.
-//
-// The gateway is built once per test binary run, in TestMain, and copied
-// into each server's cgi-bin. Tests skip when Apache or Chromium is absent,
-// except under CI=true, where that is a failure.
 package integration
 
 import (
