@@ -83,6 +83,9 @@ func modelLanguage(t language.Tag) string {
 
 // hostTLD is the last label of a host name, without port or final dot.
 func hostTLD(host string) string {
+	if host == "" {
+		return ""
+	}
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}

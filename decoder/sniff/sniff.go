@@ -54,13 +54,16 @@ const temperature = 1.5
 
 // Sniff implements Sniffer.
 func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
-	high, esc := false, false
+	nHigh, esc := 0, false
 	for _, s := range samples {
 		for _, b := range s {
-			high = high || b >= 0x80
+			if b >= 0x80 {
+				nHigh++
+			}
 			esc = esc || b == 0x1B
 		}
 	}
+	high := nHigh > 0
 	if !high && !esc {
 		return Guess{}, false
 	}
@@ -97,6 +100,14 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		groups = append(groups, group{key: string(groupKey(joinKey(nil, decoded))), weight: w, best: utf8Candidate, score: w})
 	}
 	for _, c := range cands {
+		if high && c.name == "iso-2022-jp" {
+			// A 7-bit encoding (RFC 1468): any byte 0x80 and up is an
+			// error (Encoding Standard § 12.2.1), so skip the decode.
+			if nHigh < fewestN {
+				fewest, fewestN = c, nHigh
+			}
+			continue
+		}
 		score, nbad := c.evaluate(samples, pri, &sc)
 		if nbad > 0 {
 			if nbad < fewestN {
