@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -181,21 +182,49 @@ func parseHTTP(all []byte, method string) (response, error) {
 // about the environment itself (HTTP_PROXY, CONTENT_LENGTH forms, argv).
 func execCGI(t testing.TB, env map[string]string, args []string, stdin io.Reader) response {
 	t.Helper()
-	cmd := exec.Command(gateway, args...)
-	for _, k := range sortedKeys(env) {
-		cmd.Env = append(cmd.Env, k+"="+env[k])
+	r, _ := runGateway(t, proc{env: env, args: args, stdin: stdin})
+	return r
+}
+
+// proc is one run of the gateway by exec.
+type proc struct {
+	env    map[string]string
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer // nil: captured and parsed
+	uid    int       // run as this user when not 0 (root can write anything)
+	fail   bool      // a non-zero exit is expected
+}
+
+// runGateway runs the gateway as p says and returns its parsed answer
+// (when stdout was captured) and its stderr.
+func runGateway(t testing.TB, p proc) (response, string) {
+	t.Helper()
+	cmd := exec.Command(gateway, p.args...)
+	for _, k := range sortedKeys(p.env) {
+		cmd.Env = append(cmd.Env, k+"="+p.env[k])
 	}
-	cmd.Stdin = stdin
+	cmd.Stdin = p.stdin
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("gateway: %v\nstderr: %s", err, stderr.String())
+	if p.stdout != nil {
+		cmd.Stdout = p.stdout
 	}
-	r, err := parseCGI(out.Bytes())
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr.String())
+	if p.uid != 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.uid)}}
 	}
-	return r
+	err := cmd.Run()
+	if (err != nil) != p.fail {
+		t.Fatalf("gateway: exit %v (a failure expected: %v)\nstderr: %s", err, p.fail, stderr.String())
+	}
+	if p.stdout != nil {
+		return response{}, stderr.String()
+	}
+	r, perr := parseCGI(out.Bytes())
+	if perr != nil {
+		t.Fatalf("%v\nstderr: %s", perr, stderr.String())
+	}
+	return r, stderr.String()
 }
 
 // parseCGI parses a CGI answer (RFC 3875 § 6): header lines, a blank
@@ -252,7 +281,12 @@ type runOpts struct {
 	refuseWhy    string // and why
 	payloads     []string
 	noDirect     bool
+	fault        bool // a server fault is the expected answer: 5xx allowed
+	setup        func(t *testing.T)
 }
+
+// before runs setup before the request on each path.
+func before(setup func(t *testing.T)) opt { return func(o *runOpts) { o.setup = setup } }
 
 type opt func(*runOpts)
 
@@ -264,6 +298,14 @@ func alsoPrefork() opt { return func(o *runOpts) { o.prefork = true } }
 func apacheRefuses(status int, why string) opt {
 	return func(o *runOpts) { o.refuseStatus, o.refuseWhy = status, why }
 }
+
+// serverFault allows a 5xx answer: the case is a fault of the server
+// (a full disk, a missing index), not client input.
+func serverFault() opt { return func(o *runOpts) { o.fault = true } }
+
+// withoutDirect leaves the direct path out: the case depends on Apache's
+// children running as www-data, where the direct path runs as root.
+func withoutDirect() opt { return func(o *runOpts) { o.noDirect = true } }
 
 // noRaw lists payloads that must never appear unescaped in a response.
 func noRaw(p ...string) opt { return func(o *runOpts) { o.payloads = append(o.payloads, p...) } }
@@ -296,6 +338,9 @@ func each(t *testing.T, rq request, check func(t *testing.T, r response), opts .
 			continue
 		}
 		t.Run(p.name, func(t *testing.T) {
+			if o.setup != nil {
+				o.setup(t)
+			}
 			r := p.do(t)
 			if p.mpm != "" && o.refuseStatus != 0 {
 				if r.Status != o.refuseStatus || isGateway(r) {
@@ -304,7 +349,7 @@ func each(t *testing.T, rq request, check func(t *testing.T, r response), opts .
 				}
 				t.Skipf("Apache answers %d itself, before any CGI runs (%s): the gateway never sees this request", r.Status, o.refuseWhy)
 			}
-			checkOutput(t, r, o.payloads)
+			checkOutputOpts(t, r, o)
 			check(t, r)
 		})
 	}
@@ -333,6 +378,12 @@ var headerLine = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \t]*[^\r\n\x
 // appears unescaped.
 func checkOutput(t *testing.T, r response, payloads []string) {
 	t.Helper()
+	checkOutputOpts(t, r, runOpts{payloads: payloads})
+}
+
+func checkOutputOpts(t *testing.T, r response, o runOpts) {
+	t.Helper()
+	payloads := o.payloads
 	if r.Head != nil {
 		lines := strings.Split(string(r.Head), "\r\n")
 		for i, l := range lines {
@@ -352,7 +403,7 @@ func checkOutput(t *testing.T, r response, payloads []string) {
 			t.Errorf("%s: header %s: %q was sent", r.Via, h, v)
 		}
 	}
-	if r.Status >= 500 {
+	if r.Status >= 500 && !o.fault {
 		t.Errorf("%s: status %d for client input:\n%s", r.Via, r.Status, trim(r.Body))
 	}
 	if !utf8.Valid(r.Body) {

@@ -69,6 +69,16 @@ func TestMain(m *testing.M) {
 		code = m.Run()
 	}
 	pkg.runCleanups()
+	// Whatever the tests did, no record file holds a partial line.
+	files, _ := filepath.Glob(filepath.Join(runDir, "*.jsonl"))
+	for _, f := range append(files, filepath.Join(base, "ro", "rec.jsonl")) {
+		if data, err := os.ReadFile(f); err == nil {
+			if err := wholeLines(data); err != nil {
+				fmt.Fprintf(os.Stderr, "security: %s after the run: %v\n", f, err)
+				code = 1
+			}
+		}
+	}
 	if len(pkg.errs) > 0 {
 		fmt.Fprintln(os.Stderr, "security: shared servers:", strings.Join(pkg.errs, "\n"))
 		code = 1
