@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -239,36 +240,57 @@ func TestBrowserUploadsAFileWithAShiftJISName(t *testing.T) {
 // Chromium, types two words and presses Enter: the page's script (allowed
 // by its Content-Security-Policy hash) must send a real ISINDEX query (the
 // words joined by "+", no "="), and the results page must list both words
-// as keywords.
+// as keywords. With script off, the form's own submission must lead to
+// the same keywords.
 func TestBrowserISINDEXPrompt(t *testing.T) {
 	s := startGateway(t, apachetest.Options{})
 	tab := browsertest.Start(t)
 	words := []string{"gateway", "印刷"}
 
-	run(t, tab, "opening the prompt and typing", chromedp.Steps(
-		chromedp.Navigate(s.URL+gatewayPath),
-		chromedp.SendKeys(chromedp.CSS("#q"), strings.Join(words, " "))))
-	run(t, tab, "pressing Enter", chromedp.WaitEvent(page.LoadEventFired, nil,
-		chromedp.SendKeys(chromedp.CSS("#q"), kb.Enter)))
-	loc := run(t, tab, "reading the location", chromedp.Location())
+	for _, script := range []bool{true, false} {
+		name := "with script, the prompt sends a real ISINDEX query"
+		if !script {
+			name = "without script, the prompt's form sends isindex=WORDS, taken as the keywords"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(tab, browserBound)
+			defer cancel()
+			if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !script}); err != nil {
+				t.Fatal(err)
+			}
+			run(t, tab, "opening the prompt and typing", chromedp.Steps(
+				chromedp.Navigate(s.URL+gatewayPath),
+				chromedp.SendKeys(chromedp.CSS("#q"), strings.Join(words, " "))))
+			run(t, tab, "pressing Enter", chromedp.WaitEvent(page.LoadEventFired, nil,
+				chromedp.SendKeys(chromedp.CSS("#q"), kb.Enter)))
+			loc := run(t, tab, "reading the location", chromedp.Location())
 
-	u, err := url.Parse(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if u.Path != gatewayPath || u.RawQuery == "" || strings.Contains(u.RawQuery, "=") {
-		t.Errorf("the browser went to %s, want %s?WORDS with no '=' (an ISINDEX query)", loc, gatewayPath)
-	}
-	h1 := run(t, tab, "reading the heading", chromedp.Evaluate[string](`document.querySelector("h1").textContent`))
-	shown := run(t, tab, "reading the keywords", chromedp.Evaluate[[]string](
-		`Array.from(document.querySelectorAll("ul.keywords li"), li => li.textContent)`))
-	if h1 != "isindex" || !slices.Equal(shown, words) {
-		t.Errorf("the results page is %q with keywords %q, want isindex with %q", h1, shown, words)
-	}
-	screenshot(t, tab, "results-isindex")
-
-	r := getJSON(t, s, u.RequestURI())
-	if r.Kind != "isindex" || !slices.Equal(r.Keywords, words) || len(r.Fields) != 0 {
-		t.Errorf("the same query as JSON: kind %q keywords %q fields %v, want isindex %q and no fields", r.Kind, r.Keywords, r.Fields, words)
+			u, err := url.Parse(loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Path != gatewayPath || u.RawQuery == "" {
+				t.Fatalf("the browser went to %s, want %s with a query", loc, gatewayPath)
+			}
+			if script && strings.Contains(u.RawQuery, "=") {
+				t.Errorf("the browser went to %s, want an ISINDEX query (words joined by +, no '=')", loc)
+			}
+			if !script && !strings.HasPrefix(u.RawQuery, "isindex=") {
+				t.Errorf("the browser went to %s, want the no-script form's ?isindex=", loc)
+			}
+			h1 := run(t, tab, "reading the heading", chromedp.Evaluate[string](`document.querySelector("h1").textContent`))
+			shown := run(t, tab, "reading the keywords", chromedp.Evaluate[[]string](
+				`Array.from(document.querySelectorAll("ul.keywords li"), li => li.textContent)`))
+			if h1 != "isindex" || !slices.Equal(shown, words) {
+				t.Errorf("the results page is %q with keywords %q, want isindex with %q", h1, shown, words)
+			}
+			if script {
+				screenshot(t, tab, "results-isindex")
+			}
+			r := getJSON(t, s, u.RequestURI())
+			if r.Kind != "isindex" || !slices.Equal(r.Keywords, words) || len(r.Fields) != 0 {
+				t.Errorf("the same query as JSON: kind %q keywords %q fields %v, want isindex %q and no fields", r.Kind, r.Keywords, r.Fields, words)
+			}
+		})
 	}
 }
