@@ -142,6 +142,7 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 	var (
 		misses             []string
 		told               tally
+		toldBy             = map[string]*tally{}
 		reliability        [len(confBins)]tally
 		confOK, confMissed float64
 	)
@@ -162,8 +163,13 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 		// The same string from a client asking for its language.
 		gt, _ := New().Sniff([][]byte{r.raw}, Evidence{AcceptLanguage: acceptLanguage[r.Lang] + ",en;q=0.5"})
 		told.n++
+		if toldBy[r.Bucket] == nil {
+			toldBy[r.Bucket] = &tally{}
+		}
+		toldBy[r.Bucket].n++
 		if decodesExactly(gt.Charset, r.raw, r.Text) {
 			told.ok++
+			toldBy[r.Bucket].ok++
 		}
 		if byLang[r.Lang] == nil {
 			byLang[r.Lang] = &tally{}
@@ -199,9 +205,10 @@ func evaluate(t *testing.T, rows []corpusRow) (ours, theirs map[string]*tally) {
 	if nOK < len(rows) && confOK/float64(max(nOK, 1)) <= confMissed/float64(len(rows)-nOK) {
 		t.Errorf("confidence does not tell right guesses from wrong ones")
 	}
-	t.Logf("%-6s %6s %8s %8s", "bucket", "rows", "sniff", "uchardet")
+	toldBy["all"] = &told
+	t.Logf("%-6s %6s %8s %8s %14s", "bucket", "rows", "sniff", "uchardet", "sniff+lang")
 	for _, b := range append(buckets, "all") {
-		t.Logf("%-6s %6d %7.1f%% %7.1f%%", b, ours[b].n, 100*ours[b].rate(), 100*theirs[b].rate())
+		t.Logf("%-6s %6d %7.1f%% %7.1f%% %13.1f%%", b, ours[b].n, 100*ours[b].rate(), 100*theirs[b].rate(), 100*toldBy[b].rate())
 	}
 	langs := make([]string, 0, len(byLang))
 	for l := range byLang {
