@@ -1,5 +1,5 @@
 // Command gentables writes decoder/sniff/tables.go, the frequency tables of
-// the charset sniffer, from two public sources and the charsets' own
+// the charset sniffer, from three public sources and the charsets' own
 // structure:
 //
 //   - the hunspell dictionaries of Debian (packages hunspell-cs, hunspell-ru,
@@ -9,14 +9,17 @@
 //     /usr/share/unicode/Unihan_*.txt.bz2) gives Chinese character frequency
 //     (kHanyuPinlu, kFrequency), traditional/simplified variants and the
 //     Jōyō kanji (kJoyoKanji);
+//   - IPAdic (Debian package ipadic-common: /usr/share/chasen/ipadic/*.dic)
+//     gives Japanese kanji and kana weights from its words and word costs;
 //   - membership in JIS X 0208 level 1/2, GB 2312 level 1/2, Big5's frequent
 //     and less frequent blocks and KS X 1001's hangul block, found by
 //     encoding each character with golang.org/x/text, spreads the mass left
 //     to characters the frequency lists miss.
 //
 // Every word of the held-out test corpus (testdata/sniff/corpus.jsonl) is
-// removed from the dictionaries before counting, so the accuracy test never
-// scores a word the tables were built from.
+// removed from the dictionaries before counting, and every Korean or
+// Japanese dictionary word found inside a corpus text (서울 in 서울에서), so
+// the accuracy test never scores a word the tables were built from.
 //
 // Run from decoder/sniff:  go generate  (needs the Debian packages above)
 package main
@@ -51,6 +54,7 @@ import (
 const (
 	hunspellDir = "/usr/share/hunspell"
 	unihanDir   = "/usr/share/unicode"
+	ipadicDir   = "/usr/share/chasen/ipadic"
 	corpusPath  = "../../testdata/sniff/corpus.jsonl"
 	outPath     = "tables.go"
 )
@@ -120,11 +124,13 @@ func main() {
 	u := readUnihan()
 	writeHan(&out, "hanHans", "simplified Chinese (GB 2312 structure, kHanyuPinlu counts)", hansCosts(u))
 	writeHan(&out, "hanHant", "traditional Chinese (Big5 structure, kHanyuPinlu counts through kTraditionalVariant, kFrequency)", hantCosts(u))
-	writeHan(&out, "hanJa", "Japanese kanji (JIS X 0208 structure, Jōyō kanji, Chinese counts as a proxy)", jaCosts(u))
+	texts := heldOutTexts()
+	ja := readIPADic(texts)
+	writeHan(&out, "hanJa", "Japanese kanji (JIS X 0208 structure, Jōyō kanji, IPAdic word costs)", jaCosts(u, ja))
 	writeHan(&out, "hanKo", "Korean hanja (KS X 1001 structure)", koHanCosts())
-	fmt.Fprintf(&out, "// hangulKo is the cost of each hangul syllable U+AC00..U+D7A3 in Korean\n// (syllable counts of the hunspell-ko dictionary, KS X 1001's 2,350 first).\nconst hangulKo = %s\n\n", chunked(hangulCosts(held), "\t"))
-	hira, kata := kanaCosts()
-	fmt.Fprintf(&out, "// hiraganaJa and katakanaJa are the costs of U+3040..U+309F and\n// U+30A0..U+30FF in Japanese, by a frequency ranking written by hand.\nconst hiraganaJa = %q\n\nconst katakanaJa = %q\n", hira, kata)
+	fmt.Fprintf(&out, "// hangulKo is the cost of each hangul syllable U+AC00..U+D7A3 in Korean\n// (syllable counts of the hunspell-ko dictionary, KS X 1001's 2,350 first).\nconst hangulKo = %s\n\n", chunked(hangulCosts(held, texts), "\t"))
+	hira, kata := spread(ja, anyLevel, 0x3040, 0x309F), spread(ja, anyLevel, 0x30A0, 0x30FF)
+	fmt.Fprintf(&out, "// hiraganaJa and katakanaJa are the costs of U+3040..U+309F and\n// U+30A0..U+30FF in Japanese (IPAdic word costs).\nconst hiraganaJa = %q\n\nconst katakanaJa = %q\n", hira, kata)
 
 	if err := os.WriteFile(outPath, out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
@@ -143,6 +149,35 @@ func chunked(s, indent string) string {
 		return `""`
 	}
 	return b.String()
+}
+
+// heldOutTexts are the texts of the test corpus, for the CJK word lists:
+// a dictionary word found inside any of them is not counted.
+func heldOutTexts() []string {
+	f, err := os.Open(corpusPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	var texts []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var row struct{ Text string }
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			log.Fatal(err)
+		}
+		texts = append(texts, norm.NFC.String(row.Text))
+	}
+	return texts
+}
+
+func insideAny(w string, texts []string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // heldOutWords are the lower-case words of the test corpus.
@@ -501,12 +536,17 @@ func hantCosts(u *unihan) string {
 	return spread(tradCounts(u), big5Level, hanFirst, hanLast)
 }
 
-func jaCosts(u *unihan) string {
-	t := tradCounts(u)
+// jaCosts weighs kanji by IPAdic; a Jōyō kanji IPAdic lacks gets the
+// median weight of the Jōyō kanji it has.
+func jaCosts(u *unihan, ja map[rune]float64) string {
 	c := map[rune]float64{}
+	for r, n := range ja {
+		if r >= hanFirst && r <= hanLast {
+			c[r] = n
+		}
+	}
 	var joyoCounts []float64
 	for r := range u.joyo {
-		c[r] = max(u.pinlu[r], t[r])
 		if c[r] > 0 {
 			joyoCounts = append(joyoCounts, c[r])
 		}
@@ -525,10 +565,13 @@ func koHanCosts() string {
 	return spread(nil, kscLevel, hanFirst, hanLast)
 }
 
-func hangulCosts(held map[string]bool) string {
+func hangulCosts(held map[string]bool, texts []string) string {
 	words := readDict(dict{"ko", "ko", nil}, held)
 	counts := map[rune]float64{}
 	for _, w := range words {
+		if insideAny(w, texts) {
+			continue // 서울 inside 서울에서: held out too
+		}
 		for _, r := range w {
 			if r >= 0xAC00 && r <= 0xD7A3 {
 				counts[r]++
@@ -538,32 +581,45 @@ func hangulCosts(held map[string]bool) string {
 	return spread(counts, kscLevel, 0xAC00, 0xD7A3)
 }
 
-// kanaCosts ranks the kana by a frequency order written by hand (most
-// frequent first) and gives rank k a Zipf weight 1/(k+8); kana absent from
-// the ranking share a small remainder.
-func kanaCosts() (hira, kata string) {
-	const hiraRank = "のいんにしかたるとすなはてでがもうまれっくらつきこりおよだけあさやじちめわそどせろえばみごびぶげねずざほへぞぜひふぐぱぴぷぺぽゃゅょぁぃぅぇぉゎ"
-	const kataRank = "ンールスイトラリクタカシドッマアレコロプテフジメデニグサオミキブバモパネハエャョュィェォゥァヴビガゲゴゼゾダヂヅヌノヒヘベペホボポムユヨワヲヶヵ・ヽヾ"
-	rank := func(order string, first rune) string {
-		w := make([]float64, 0x60)
-		total := 0.0
-		for i, r := range []rune(order) {
-			w[r-first] = 1 / float64(i+8)
-		}
-		for i := range w {
-			if w[i] == 0 {
-				w[i] = 0.0005
-			}
-			total += w[i]
-		}
-		out := make([]byte, len(w))
-		for i := range w {
-			out[i] = costByte(w[i] / total)
-		}
-		return string(out)
+// readIPADic weighs each character of the IPAdic headwords (Debian package
+// ipadic-common: /usr/share/chasen/ipadic/*.dic, UTF-8) by its word's
+// cost, 2^(-cost/800): particles and endings (cost near 0) weigh as running
+// text makes them weigh, rare nouns (cost near 4000) little. Headwords
+// found inside a test corpus text are skipped.
+func readIPADic(texts []string) map[rune]float64 {
+	files, err := filepath.Glob(filepath.Join(ipadicDir, "*.dic"))
+	if err != nil || len(files) == 0 {
+		log.Fatalf("no IPAdic in %s: apt-get install ipadic-common", ipadicDir)
 	}
-	return rank(hiraRank, 0x3040), rank(kataRank, 0x30A0)
+	slices.Sort(files)
+	counts := map[rune]float64{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			_, rest, ok := strings.Cut(line, "(見出し語 (")
+			if !ok {
+				continue
+			}
+			word, rest, _ := strings.Cut(rest, " ")
+			costText, _, _ := strings.Cut(rest, ")")
+			cost, err := strconv.Atoi(costText)
+			if err != nil || word == "" || insideAny(word, texts) {
+				continue
+			}
+			w := math.Exp2(-float64(cost) / 800)
+			for _, r := range word {
+				counts[r] += w
+			}
+		}
+	}
+	return counts
 }
+
+// anyLevel spreads the remainder evenly.
+func anyLevel(rune) int { return 1 }
 
 func writeHan(out *bytes.Buffer, name, what, costs string) {
 	fmt.Fprintf(out, "// %s is the cost of each CJK unified ideograph U+4E00..U+9FFF in\n// %s.\nconst %s = %s\n\n", name, what, name, chunked(costs, "\t"))
