@@ -12,9 +12,12 @@ of text in characters: 2-4, 5-12 or 13-40.
 
 The strings below were written by hand for this corpus and are used for
 nothing else: the sniffer's frequency tables come from the Unicode Unihan
-database and the hunspell dictionaries (decoder/sniff/internal/gentables), and
-that generator drops every word of this file's output before counting, so no
-test word reaches a table.
+database, IPAdic and the hunspell dictionaries
+(decoder/sniff/internal/gentables), and that generator drops every word of
+this file's output (and every Korean or Japanese dictionary word found inside
+one of its texts) before counting, so no test word reaches a table. The few
+hand-set weights of the sniffer were tuned on dev.jsonl (gendev.py), never on
+this corpus.
 
 Run from the project root:  python3 testdata/sniff/gen.py
 """

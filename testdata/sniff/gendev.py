@@ -5,9 +5,10 @@ The held-out corpus (corpus.jsonl, gen.py) is only measured, never tuned
 on. The sniffer's few hand-set weights (priors, class and symbol costs) were
 tuned on this set instead: words drawn at random from the same hunspell
 dictionaries the tables are built from (so it says nothing about
-generalisation, only about the weights), and for Chinese and Japanese,
-which have no dictionary here, phrases written for this file alone. Words
-of the held-out corpus are skipped. Same format as corpus.jsonl.
+generalisation, only about the weights), plus phrases and everyday words
+written for this file alone (Chinese, Japanese, Korean with Latin letters,
+and the Latin-script languages). Words of the held-out corpus are skipped.
+Same format as corpus.jsonl.
 
 Run from the project root (needs Debian's hunspell-* packages):
     python3 testdata/sniff/gendev.py
