@@ -1,0 +1,129 @@
+// Command cgiload sends a bounded mix of ISINDEX, urlencoded, multipart
+// and bad requests at a cgigate gateway on this machine, then checks every
+// answer and every recorded submission:
+//
+//   - every good request is answered 2xx, with the fields it sent;
+//   - every bad request gets its own 4xx (400, 413, 415), never a 5xx;
+//   - every good form submission is in the CGIGATE_RECORD file exactly
+//     once, intact (its fields and files as sent), and no bad one is;
+//   - the record file holds only whole JSON lines.
+//
+// Usage:
+//
+//	cgiload -apache [-gateway PATH] [-mpm event|prefork] [-n 2000] [-c 32]
+//	cgiload -url http://127.0.0.1:PORT/cgi-bin/cgigate -record FILE [-n 2000] [-c 32]
+//
+// With -apache it builds cmd/cgigate (or takes -gateway), starts Apache
+// httpd with a configuration from httpdconf in a throwaway ServerRoot,
+// with CGIGATE_RECORD set, and stops it at the end. With -url it loads a
+// gateway already running, whose record file is -record (without one the
+// records are not checked). Targets must be loopback addresses: cgiload
+// is a test tool, not a load generator for other people's servers.
+//
+// The run is bounded in count (-n, at most 100000) and in time (-timeout,
+// at most 30m). The exit status is 0 when every check passed, 1 when one
+// failed, 2 for a usage error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Bounds on what one run may ask for.
+const (
+	maxRequests    = 100000
+	maxConcurrency = 256
+	maxTimeout     = 30 * time.Minute
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the command line.
+type options struct {
+	url, record, gateway, mpm string
+	apache                    bool
+	n, c                      int
+	timeout                   time.Duration
+	seed                      int64
+}
+
+func parse(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fl := flag.NewFlagSet("cgiload", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.StringVar(&o.url, "url", "", "the gateway's `URL`, on a loopback address (http://127.0.0.1:PORT/cgi-bin/cgigate)")
+	fl.StringVar(&o.record, "record", "", "the `FILE` the gateway at -url appends submissions to (its CGIGATE_RECORD)")
+	fl.BoolVar(&o.apache, "apache", false, "start Apache httpd (via httpdconf) with the gateway, instead of -url")
+	fl.StringVar(&o.gateway, "gateway", "", "with -apache: the built cgigate `binary` (default: go build ./cmd/cgigate)")
+	fl.StringVar(&o.mpm, "mpm", "event", "with -apache: event (mod_cgid) or prefork (mod_cgi)")
+	fl.IntVar(&o.n, "n", 2000, fmt.Sprintf("requests to send (at most %d)", maxRequests))
+	fl.IntVar(&o.c, "c", 32, fmt.Sprintf("requests in flight (at most %d)", maxConcurrency))
+	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, fmt.Sprintf("bound on the whole run (at most %s)", maxTimeout))
+	fl.Int64Var(&o.seed, "seed", 1, "seed of the request mix")
+	if err := fl.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fl.NArg() > 0:
+		return o, fmt.Errorf("unexpected arguments %q", fl.Args())
+	case o.apache == (o.url != ""):
+		return o, errors.New("give exactly one of -apache and -url")
+	case o.apache && o.record != "":
+		return o, errors.New("-record goes with -url; -apache sets its own")
+	case o.n < 1 || o.n > maxRequests:
+		return o, fmt.Errorf("-n %d: want 1..%d", o.n, maxRequests)
+	case o.c < 1 || o.c > maxConcurrency:
+		return o, fmt.Errorf("-c %d: want 1..%d", o.c, maxConcurrency)
+	case o.timeout <= 0 || o.timeout > maxTimeout:
+		return o, fmt.Errorf("-timeout %s: want up to %s", o.timeout, maxTimeout)
+	case o.mpm != "event" && o.mpm != "prefork":
+		return o, fmt.Errorf("-mpm %q: want event or prefork", o.mpm)
+	}
+	if o.url != "" {
+		if err := checkTarget(o.url); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parse(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "cgiload:", err)
+		}
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	defer cancel()
+	target, record := o.url, o.record
+	if o.apache {
+		srv, err := startApache(ctx, o.gateway, o.mpm, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "cgiload:", err)
+			return 1
+		}
+		defer srv.stop()
+		target, record = srv.url, srv.record
+	}
+	rep := load(ctx, target, plan(o.n, o.seed), o.c)
+	if record != "" {
+		rep.checkRecords(record)
+	} else {
+		rep.note("no -record: recorded submissions not checked")
+	}
+	rep.print(stdout)
+	if rep.failed() {
+		return 1
+	}
+	return 0
+}

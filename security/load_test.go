@@ -1,0 +1,42 @@
+package security
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cgigate/cgigate/httpdconf"
+)
+
+// TestLoadThroughApache runs cmd/cgiload small through the package's
+// Apache (event+mod_cgid): 500 requests at concurrency 32, a mix of
+// ISINDEX, urlencoded, multipart and bad requests. cgiload fails unless
+// every good request got 2xx with its fields, every bad one its own 4xx,
+// no 5xx, and every form submission is in the record file exactly once
+// and intact (count and checksum).
+func TestLoadThroughApache(t *testing.T) {
+	srv := apache(t, httpdconf.MPMEvent)
+	bin := filepath.Join(t.TempDir(), "cgiload")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/cgiload").CombinedOutput(); err != nil {
+		t.Fatalf("go build ../cmd/cgiload: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-url", srv.URL+"/cgi-bin/cgigate-load", "-record", filepath.Join(runDir, "load.jsonl"),
+		"-n", "500", "-c", "32", "-timeout", "3m")
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("cgiload: %v\n%s", err, tail(srv.ErrorLog(), 3000))
+	}
+	if !strings.Contains(string(out), "records: 300 expected, 300 found (0 missing, 0 duplicated)") {
+		t.Errorf("cgiload's summary does not account for the 300 submissions")
+	}
+	t.Run("a target off this machine is refused before any request", func(t *testing.T) {
+		for _, u := range []string{"http://192.0.2.1/cgi-bin/cgigate", "http://example.org/", "http://[2001:db8::1]/"} {
+			out, err := exec.Command(bin, "-url", u, "-n", "1").CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "not a loopback address") {
+				t.Errorf("%s: %v %s", u, err, out)
+			}
+		}
+	})
+}
