@@ -25,8 +25,10 @@
 // weight of all the distinct decodings.
 //
 // The tables are static strings written by internal/gentables from the
-// hunspell dictionaries and the Unicode Unihan database; nothing is built at
-// init, so a CGI process that never sniffs pays nothing.
+// hunspell dictionaries, the Unicode Unihan database and IPAdic; nothing is
+// built at init, so a CGI process that never sniffs pays nothing, and the
+// first Sniff derives each single-byte candidate's byte table from
+// decoder/charset once (about half a millisecond in all).
 package sniff
 
 //go:generate go run ./internal/gentables
