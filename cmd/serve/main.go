@@ -77,6 +77,14 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	// Another server on the port would answer the start-up poll in
+	// Apache's place: refuse a busy address before anything starts.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, &AddrError{*addr, err})
+		return 1
+	}
+	ln.Close()
 	getenv := envLookup(environ)
 
 	apache := ""

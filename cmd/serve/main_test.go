@@ -302,9 +302,30 @@ func TestServe(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a busy address is refused before anything starts", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		addr := ln.Addr().String()
+		s := startServe(t, bin, nil, "-addr", addr)
+		err = <-s.done
+		for l := range s.lines { // closed before done is sent
+			s.out.WriteString(l + "\n")
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(s.stderr.String(), addr) || strings.Contains(s.out.String(), "working folder") {
+			t.Errorf("exit %v, stderr %q; want status 1 naming %s, and no working folder made", err, s.stderr.String(), addr)
+		}
+	})
 	t.Run("an APACHE_BIN naming no file is an error, not a fallback", func(t *testing.T) {
-		s := startServe(t, bin, []string{"APACHE_BIN=/nonexistent/apache2"}, "-addr", "127.0.0.1:1")
-		err := <-s.done
+		port, err := apachetest.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := startServe(t, bin, []string{"APACHE_BIN=/nonexistent/apache2"}, "-addr", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		err = <-s.done
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(s.stderr.String(), "/nonexistent/apache2") {
 			t.Errorf("exit %v, stderr %q; want status 1 naming the path", err, s.stderr.String())
