@@ -100,6 +100,20 @@ func TestFormsThroughApache(t *testing.T) {
 					t.Errorf("status %d Content-Type %q body %s", r.Status, r.Header.Get("Content-Type"), r.Body)
 				}
 			})
+			t.Run("a multipart file name in RFC 5987 filename* wins over the plain filename", func(t *testing.T) {
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="f"; filename="fallback.txt"; filename*=UTF-8''%E5%A0%B1%E5%91%8A.txt`)
+				h.Set("Content-Type", "text/plain")
+				w, _ := mw.CreatePart(h)
+				w.Write([]byte("hello"))
+				mw.Close()
+				r := postJSON(t, s, gatewayPath, mw.FormDataContentType(), body.Bytes())
+				if len(r.Files) != 1 || r.Files[0].Filename != "報告.txt" || r.Files[0].Size != 5 {
+					t.Errorf("files %+v, want one of 5 bytes named 報告.txt", r.Files)
+				}
+			})
 			t.Run("a multipart POST with a 5 MB file reports its size and SHA-256", func(t *testing.T) {
 				var body bytes.Buffer
 				mw := multipart.NewWriter(&body)

@@ -106,6 +106,12 @@ func TestSettingsThroughSetEnv(t *testing.T) {
 				}
 			})
 
+			full := startGateway(t, apachetest.Options{MPM: mpm, Env: map[string]string{"CGIGATE_RECORD": "/dev/full"}})
+			t.Run("a submission that cannot be recorded (disk full) is 503", func(t *testing.T) {
+				r := send(t, full, "POST", gatewayPath, "application/x-www-form-urlencoded", []byte("a=1"), "application/json")
+				wantError(t, full, r, http.StatusServiceUnavailable)
+			})
+
 			bad := startGateway(t, apachetest.Options{MPM: mpm, Env: map[string]string{"CGIGATE_MAX_BODY": "ten-megabytes"}})
 			t.Run("a bad CGIGATE_MAX_BODY is 500, its reason in Apache's error log and not in the answer", func(t *testing.T) {
 				r := send(t, bad, "GET", gatewayPath+"?a=1", "", nil, "application/json")
