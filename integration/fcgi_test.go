@@ -2,6 +2,10 @@ package integration
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -103,6 +107,28 @@ func TestFastCGIModeBehindModProxyFCGI(t *testing.T) {
 			})
 			t.Run("an unknown _charset_ is 400 naming it", func(t *testing.T) {
 				wantError(t, s, send(t, s, "GET", gatewayPath+"?_charset_=x-nope&q=1", "", nil, "application/json"), http.StatusBadRequest, "x-nope")
+			})
+
+			// A second process with the defaults and recording on: one
+			// FastCGI process answers concurrent requests in goroutines,
+			// each appending to the record file through its own descriptor.
+			path := recordPath(t)
+			rec := apachetest.Start(t, apachetest.Options{MPM: mpm, FastCGI: startFastCGI(t, "CGIGATE_RECORD="+path), FastCGIPath: gatewayPath})
+			t.Run("50 concurrent submissions are each recorded once", func(t *testing.T) {
+				checkRecords(t, rec, path, submitConcurrently(t, rec))
+			})
+			t.Run("a multipart POST with a 5 MB file reports its size and SHA-256", func(t *testing.T) {
+				data := payload(fileSize)
+				sum := sha256.Sum256(data)
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				w, _ := mw.CreateFormFile("upload", "big.bin")
+				w.Write(data)
+				mw.Close()
+				r := postJSON(t, rec, gatewayPath+"?n=big", mw.FormDataContentType(), body.Bytes())
+				if len(r.Files) != 1 || r.Files[0].Size != fileSize || r.Files[0].SHA256 != hex.EncodeToString(sum[:]) {
+					t.Errorf("files %+v, want one of %d bytes with SHA-256 %x", r.Files, fileSize, sum)
+				}
 			})
 		})
 	}
