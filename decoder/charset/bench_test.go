@@ -11,7 +11,7 @@ var benchCharsets = []string{"shift_jis", "euc-jp", "iso-2022-jp", "euc-kr", "gb
 
 // benchText is about n bytes of c's real text (the Python codecs corpus)
 // between form-like ASCII, and its first character-aligned ~10 bytes.
-func benchText(b *testing.B, c *Charset, n int) (long, short []byte) {
+func benchText(b testing.TB, c *Charset, n int) (long, short []byte) {
 	var texts [][]byte
 	for _, tc := range pythonCases(b) {
 		if tc.Label == c.Name() {

@@ -42,8 +42,13 @@ func (e *extraEncoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, e
 			end := nSrc + run
 			d, s, err := e.inner.Transform(dst[nDst:], src[nSrc:end], atEOF || end < len(src))
 			nDst, nSrc = nDst+d, nSrc+s
-			if err != nil || nSrc < end {
+			if err != nil {
 				return nDst, nSrc, err
+			}
+			if nSrc < end {
+				// A complete run that x/text stopped short of: never report
+				// success for bytes not consumed.
+				return nDst, nSrc, transform.ErrShortDst
 			}
 		}
 		if extra == nil {

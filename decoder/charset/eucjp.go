@@ -22,8 +22,8 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 		decoder:  decoderOf(enc),
 		scan:     scanEUCJP,
 		// x/text writes U+FFFD wherever it departs from the standard here.
-		optimistic: true,
-		encoder:    encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
+		trust:   always,
+		encoder: encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
 	}
 }
 

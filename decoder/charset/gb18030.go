@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"bytes"
 	"maps"
 	"sync"
 	"unicode/utf8"
@@ -34,6 +35,7 @@ func fixGB18030(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(simplifiedchinese.GB18030),
 		scan:     scanGB18030,
+		trust:    gbTrust,
 		encoder:  encoderWithExtras(enc, gb18030Extras),
 	}
 }
@@ -105,6 +107,29 @@ func gbUserDefined(lead, trail byte) rune {
 		return 0xE4C6 + rune(lead-0xA1)*96 + t
 	}
 	return -1
+}
+
+// gbTrust reports whether x/text's GB18030 output without U+FFFD is the
+// standard's. x/text departs silently in two ways only: it takes a second
+// byte 3A-3F after a lead as the start of a four-byte sequence (when a
+// byte 81-FE and a digit follow), and it
+// decodes 81 35 F4 37 to U+1E3F (which no two-byte sequence gives it, A8 BC
+// being a hole). Everything else it gets wrong becomes U+FFFD.
+func gbTrust(src, out []byte) bool {
+	for _, c := range []byte(":;<=>?") {
+		for i := 1; i < len(src); i++ {
+			j := bytes.IndexByte(src[i:], c)
+			if j < 0 {
+				break
+			}
+			// x/text reads [81-FE] [3A-3F] [81-FE] [30-39] as one
+			// character; whether src[i-1] is really a lead does not matter.
+			if i += j; src[i-1] >= 0x81 && i+2 < len(src) && src[i+1] >= 0x81 && src[i+2] >= 0x30 && src[i+2] <= 0x39 {
+				return false
+			}
+		}
+	}
+	return !bytes.Contains(out, []byte("\u1E3F"))
 }
 
 // gbPatch is, for each two-byte sequence (lead 81-FE, trail 40-FF), the

@@ -20,6 +20,7 @@ func fixGBK(enc encoding.Encoding) encoding.Encoding {
 		Encoding: enc,
 		decoder:  decoderOf(simplifiedchinese.GB18030),
 		scan:     scanGB18030,
+		trust:    gbTrust,
 		encoder:  encoderWithExtras(enc, gbExtras),
 	}
 }

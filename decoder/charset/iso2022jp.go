@@ -1,7 +1,7 @@
 package charset
 
 import (
-	"bytes"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -25,7 +25,7 @@ import (
 //     where the standard gives U+FFFD '<script>').
 //
 // So the state machine here is the standard's, byte for byte; the JIS X 0208
-// table stays x/text's, reached through its EUC-JP decoder (a JIS X 0208
+// table stays x/text's, read once through its EUC-JP decoder (a JIS X 0208
 // pair in ISO-2022-JP is the EUC-JP pair with the high bits cleared). The
 // encoder stays x/text's: Charset.Encode refuses the SO, SI and ESC that the
 // standard's encoder refuses.
@@ -48,22 +48,22 @@ const (
 type iso2022JPDecoder struct {
 	mode    jpMode // the standard's "output state"
 	outFlag bool   // the standard's "output flag": an escape sequence was the last thing read
-	jis0208 transform.Transformer
-	scratch [256]byte
 	// bad, when set, receives each error as it is written, with offsets
-	// into the src of the Transform call: Decode's one-pass error finder.
-	bad *[]Invalid
+	// into the src of the Transform call plus base: Decode's one-pass
+	// error finder.
+	bad  *[]Invalid
+	base int
 }
 
 // fail records an error of n bytes at offset at, when errors are wanted.
 func (d *iso2022JPDecoder) fail(at, n int) {
 	if d.bad != nil {
-		*d.bad = append(*d.bad, Invalid{Offset: at, Len: n})
+		*d.bad = append(*d.bad, Invalid{Offset: d.base + at, Len: n})
 	}
 }
 
 func newISO2022JPDecoder() transform.Transformer {
-	return &iso2022JPDecoder{jis0208: japanese.EUCJP.NewDecoder().Transformer}
+	return &iso2022JPDecoder{}
 }
 
 func (d *iso2022JPDecoder) Reset() { d.mode, d.outFlag = jpASCII, false }
@@ -177,26 +177,45 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 }
 
 // pairs decodes the run of JIS X 0208 pairs at the start of src (at offset
-// base in Transform's src) through x/text's EUC-JP table; an unmapped pair
-// is one U+FFFD for both bytes, as in the standard.
+// base in Transform's src) with x/text's table; an unmapped pair is one
+// U+FFFD for both bytes, as in the standard.
 func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err error) {
-	n := 0
-	for n+1 < len(src) && n+1 < len(d.scratch) && src[n] >= 0x21 && src[n] <= 0x7E && src[n+1] >= 0x21 && src[n+1] <= 0x7E {
-		d.scratch[n], d.scratch[n+1] = src[n]|0x80, src[n+1]|0x80
-		n += 2
+	table := jis0208()
+	for nSrc+1 < len(src) {
+		lead, trail := src[nSrc], src[nSrc+1]
+		if lead < 0x21 || lead > 0x7E || trail < 0x21 || trail > 0x7E {
+			break
+		}
+		r := rune(table[int(lead-0x21)*94+int(trail-0x21)])
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		if len(dst)-nDst < utf8.RuneLen(r) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		if r == utf8.RuneError {
+			d.fail(base+nSrc, 2)
+		}
+		nDst += utf8.EncodeRune(dst[nDst:], r)
+		nSrc += 2
 	}
-	nDst, nSrc, err = d.jis0208.Transform(dst, d.scratch[:n], true)
-	if d.bad != nil && bytes.Contains(dst[:nDst], []byte(replacement)) {
-		// Which pairs were unmapped: each decodes to U+FFFD alone.
-		var one [utf8.UTFMax]byte
-		for i := 0; i < nSrc; i += 2 {
-			if k, _, _ := d.jis0208.Transform(one[:], d.scratch[i:i+2], true); string(one[:k]) == replacement {
-				d.fail(base+i, 2)
-			}
+	return nDst, nSrc, nil
+}
+
+// jis0208 is x/text's JIS X 0208 table, read once through its EUC-JP
+// decoder (a JIS X 0208 pair is the EUC-JP pair with the high bits
+// cleared): 94×94 code points, all in the BMP, 0 where unmapped.
+var jis0208 = sync.OnceValue(func() *[94 * 94]uint16 {
+	var t [94 * 94]uint16
+	dec := japanese.EUCJP.NewDecoder()
+	for i := range t {
+		s, _ := dec.Bytes([]byte{byte(i/94 + 0xA1), byte(i%94 + 0xA1)})
+		if r, size := utf8.DecodeRune(s); size == len(s) && r != utf8.RuneError && r <= 0xFFFF {
+			t[i] = uint16(r)
 		}
 	}
-	return nDst, nSrc, err
-}
+	return &t
+})
 
 // decodeISO2022JP decodes src in one pass with d recording every error;
 // the standard's state machine here says where each one is.
@@ -204,11 +223,21 @@ func decodeISO2022JP(src []byte) (string, []Invalid) {
 	d := newISO2022JPDecoder().(*iso2022JPDecoder)
 	var bad []Invalid
 	d.bad = &bad
-	// No item writes more than 3 bytes per byte read (U+FFFD for one byte).
-	dst := make([]byte, 3*len(src)+utf8.UTFMax)
-	nDst, _, err := d.Transform(dst, src, true)
-	if err != nil {
-		panic("charset: iso-2022-jp output larger than bound: " + err.Error())
+	// JIS X 0208 pairs grow by half; more only with katakana or errors.
+	dst := make([]byte, len(src)+len(src)/2+2*utf8.UTFMax)
+	nDst := 0
+	for pos := 0; ; {
+		d.base = pos
+		n, m, err := d.Transform(dst[nDst:], src[pos:], true)
+		nDst, pos = nDst+n, pos+m
+		if err == nil {
+			break
+		}
+		if err != transform.ErrShortDst {
+			panic("charset: iso-2022-jp decoder: " + err.Error())
+		}
+		// Transform consumes whole items only, so it resumes.
+		dst = append(dst, make([]byte, len(dst))...)
 	}
 	return unsafe.String(unsafe.SliceData(dst), nDst), bad
 }

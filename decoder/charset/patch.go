@@ -22,21 +22,29 @@ type scanner func(src []byte, atEOF bool) (n, size int, r rune)
 // patched is a decoder that gives x/text's decoder every run of bytes it
 // decodes right and decodes the few sequences between those runs itself.
 //
-// With optimistic set, x/text is known to write U+FFFD wherever it departs
-// from the standard, so it first decodes src whole and the scan runs only
-// when its output holds a U+FFFD: valid text costs no extra pass.
+// With trust set, x/text first decodes src whole, and the scan runs only
+// when its output holds a U+FFFD or trust says x/text may have gone wrong
+// without one: valid text costs no scan.
 type patched struct {
-	inner      transform.Transformer
-	scan       scanner
-	optimistic bool
+	inner transform.Transformer
+	scan  scanner
+	trust truster
 }
+
+// A truster reports whether x/text's decoding out of src, holding no
+// U+FFFD, is the standard's. nil: x/text never departs silently.
+type truster func(src, out []byte) bool
+
+// always is the truster of the decoders that write U+FFFD wherever they
+// depart from the standard.
+func always([]byte, []byte) bool { return true }
 
 func (p *patched) Reset() { p.inner.Reset() }
 
 func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if p.optimistic {
+	if p.trust != nil {
 		d, s, err := p.inner.Transform(dst, src, atEOF)
-		if !bytes.Contains(dst[:d], []byte(replacement)) {
+		if !bytes.Contains(dst[:d], []byte(replacement)) && p.trust(src[:s], dst[:d]) {
 			return d, s, err
 		}
 		p.inner.Reset()
@@ -75,7 +83,7 @@ type patchedEncoding struct {
 	encoding.Encoding                              // supplies the encoder
 	decoder           func() transform.Transformer // the decoder to patch
 	scan              scanner                      // nil: decoder is the whole fix
-	optimistic        bool                         // see patched
+	trust             truster                      // see patched
 	encoder           func() transform.Transformer // nil: Encoding's encoder
 }
 
@@ -83,7 +91,7 @@ func (e *patchedEncoding) NewDecoder() *encoding.Decoder {
 	if e.scan == nil {
 		return &encoding.Decoder{Transformer: e.decoder()}
 	}
-	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan, optimistic: e.optimistic}}
+	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan, trust: e.trust}}
 }
 
 func (e *patchedEncoding) NewEncoder() *encoding.Encoder {

@@ -25,8 +25,8 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 		decoder:  decoderOf(enc),
 		scan:     scanShiftJIS,
 		// x/text writes U+FFFD wherever it departs from the standard here.
-		optimistic: true,
-		encoder:    encoderWithExtras(enc, shiftJISExtras),
+		trust:   always,
+		encoder: encoderWithExtras(enc, shiftJISExtras),
 	}
 }
 

@@ -16,8 +16,8 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 		decoder:  decoderOf(enc),
 		scan:     scanWindows1252,
 		// x/text writes U+FFFD for the five bytes and nowhere else.
-		optimistic: true,
-		encoder:    encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
+		trust:   always,
+		encoder: encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
 	}
 }
 
