@@ -76,6 +76,7 @@ func TestCVE_2014_0231_ShortOrStalledBody(t *testing.T) {
 	})
 	t.Run("10 bytes of 100 then a stall is 408 at CGIGATE_READ_TIMEOUT (exec)", func(t *testing.T) {
 		env := postEnv("application/x-www-form-urlencoded", 100, "CGIGATE_READ_TIMEOUT", "100ms")
+		needGateway(t)
 		cmd := exec.Command(gateway)
 		for _, k := range sortedKeys(env) {
 			cmd.Env = append(cmd.Env, k+"="+env[k])

@@ -82,6 +82,7 @@ func (rq request) header() http.Header {
 // which runs the gateway (or its wrapper) as a child process.
 func direct(t testing.TB, rq request) response {
 	t.Helper()
+	needGateway(t)
 	pathInfo, err := url.PathUnescape(rq.PathInfo)
 	if err != nil {
 		t.Fatalf("path info %q: %v", rq.PathInfo, err)
@@ -200,6 +201,7 @@ type proc struct {
 // (when stdout was captured) and its stderr.
 func runGateway(t testing.TB, p proc) (response, string) {
 	t.Helper()
+	needGateway(t)
 	cmd := exec.Command(gateway, p.args...)
 	for _, k := range sortedKeys(p.env) {
 		cmd.Env = append(cmd.Env, k+"="+p.env[k])
@@ -631,3 +633,5 @@ func clientCut(t *testing.T, mpm, script, body string, claimed int) response {
 	r.Via = mpm
 	return r
 }
+
+func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }

@@ -67,7 +67,7 @@ func TestCVE_2024_24795_NoTransferEncodingOrStatusFromInput(t *testing.T) {
 	for _, rq := range []request{
 		{Query: "Transfer-Encoding=chunked"},
 		{Query: "Status=302&Location=/"},
-		multipart("application/x-chunked", "x"),
+		multipartReq("application/x-chunked", "x"),
 		{Query: "a=1", Header: http.Header{"Te": {"chunked"}, "X-Status": {"302"}}},
 	} {
 		t.Run(rq.Query+rq.Header.Get("Content-Type"), func(t *testing.T) {

@@ -23,6 +23,7 @@ func argvRun(t *testing.T, query string, args ...string) response {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	needGateway(t)
 	cmd := exec.CommandContext(ctx, gateway, args...)
 	for k, v := range cgiEnv("QUERY_STRING", query) {
 		cmd.Env = append(cmd.Env, k+"="+v)

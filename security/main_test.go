@@ -107,14 +107,6 @@ func setUp() error {
 		}
 	}
 	gateway = filepath.Join(base, "bin", "cgigate")
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", gateway, "../cmd/cgigate")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ../cmd/cgigate: %v\n%s", err, out)
-	}
-	if err := os.Chmod(gateway, 0o755); err != nil {
-		return err
-	}
 	for name, s := range scripts() {
 		if name == "cgigate" {
 			continue
@@ -162,6 +154,29 @@ func writeMode(path string, data []byte, mode os.FileMode) error {
 	return os.Chmod(path, mode)
 }
 
+var (
+	buildOnce sync.Once
+	buildErr  error
+)
+
+// needGateway builds cmd/cgigate the first time a test needs it (fuzz
+// workers, which start the test binary again and again, never do).
+func needGateway(t testing.TB) {
+	t.Helper()
+	buildOnce.Do(func() {
+		build := exec.Command("go", "build", "-buildvcs=false", "-o", gateway, "../cmd/cgigate")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ../cmd/cgigate: %v\n%s", err, out)
+			return
+		}
+		buildErr = os.Chmod(gateway, 0o755)
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+}
+
 // shared is one Apache for the whole package run, started on first use.
 type shared struct {
 	once sync.Once
@@ -177,6 +192,7 @@ var servers = map[httpdconf.MPM]*shared{httpdconf.MPMEvent: {}, httpdconf.MPMPre
 // CI=true, as apachetest does).
 func apache(t testing.TB, mpm httpdconf.MPM) *apachetest.Server {
 	t.Helper()
+	needGateway(t)
 	s := servers[mpm]
 	s.once.Do(func() {
 		defer func() {

@@ -19,7 +19,7 @@ import (
 // file name as data, never as a path (CVE-2004-0959, Apache's
 // t/security/CVE-2004-0959.t).
 
-func multipart(ct, body string) request {
+func multipartReq(ct, body string) request {
 	return request{Method: "POST", Body: []byte(body), Header: http.Header{"Content-Type": {ct}}}
 }
 
@@ -34,7 +34,7 @@ func TestMultipartWithoutABoundaryIs400(t *testing.T) {
 	c := corpusCase(t, 48, `boundary=""`)
 	for _, ct := range strings.Split(c.Input, "   |   ") {
 		t.Run(ct, func(t *testing.T) {
-			each(t, multipart(ct, part(`name="a"`, "A")+"--X--\r\n"), func(t *testing.T, r response) {
+			each(t, multipartReq(ct, part(`name="a"`, "A")+"--X--\r\n"), func(t *testing.T, r response) {
 				refused(t, r, http.StatusBadRequest, "no boundary")
 			}, alsoPrefork())
 		})
@@ -45,13 +45,13 @@ func TestMultipartBoundaryOver70Is400(t *testing.T) {
 	corpusCase(t, 49, "71 x 'x'")
 	bd := strings.Repeat("x", 71)
 	body := "--" + bd + "\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--" + bd + "--\r\n"
-	each(t, multipart("multipart/form-data; boundary="+bd, body), func(t *testing.T, r response) {
+	each(t, multipartReq("multipart/form-data; boundary="+bd, body), func(t *testing.T, r response) {
 		refused(t, r, http.StatusBadRequest, "boundary of 71 characters")
 	})
 	t.Run("70 is allowed", func(t *testing.T) {
 		bd := bd[:70]
 		body := "--" + bd + "\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--" + bd + "--\r\n"
-		each(t, multipart("multipart/form-data; boundary="+bd, body), func(t *testing.T, r response) {
+		each(t, multipartReq("multipart/form-data; boundary="+bd, body), func(t *testing.T, r response) {
 			wantFields(t, decoded(t, r), b("a", "A"))
 		})
 	})
@@ -59,7 +59,7 @@ func TestMultipartBoundaryOver70Is400(t *testing.T) {
 
 func TestMultipartDuplicateBoundaryIs400(t *testing.T) {
 	c := corpusCase(t, 50, "boundary=abc; boundary=def")
-	each(t, multipart(c.Input, "--abc\r\n"+`Content-Disposition: form-data; name="a"`+"\r\n\r\nA\r\n--abc--\r\n"), func(t *testing.T, r response) {
+	each(t, multipartReq(c.Input, "--abc\r\n"+`Content-Disposition: form-data; name="a"`+"\r\n\r\nA\r\n--abc--\r\n"), func(t *testing.T, r response) {
 		refused(t, r, http.StatusBadRequest, "duplicate parameter")
 	})
 }
@@ -69,7 +69,7 @@ func TestCVE_2004_0959_FileNameIsNeverAPath(t *testing.T) {
 	for _, fn := range []string{`..\..\win.ini`, "../../etc/passwd", "/etc/passwd", "..", "C:\\boot.ini"} {
 		body := part(`name="f"; filename="`+strings.ReplaceAll(fn, `\`, `\\`)+`"`, "data") + "--X--\r\n"
 		t.Run(fn+" is shown as sent", func(t *testing.T) {
-			each(t, multipart(mpX, body), func(t *testing.T, r response) {
+			each(t, multipartReq(mpX, body), func(t *testing.T, r response) {
 				res := decoded(t, r)
 				if len(res.Files) != 1 || res.Files[0].Filename != fn || res.Files[0].Size != 4 {
 					t.Errorf("files %+v (%s)", res.Files, c.Expect)
@@ -104,7 +104,7 @@ func TestCVE_2004_0959_FileNameIsNeverAPath(t *testing.T) {
 
 func TestFilenameStarWinsAndIsWarned(t *testing.T) {
 	c := corpusCase(t, 52, `filename="a.txt"; filename*=UTF-8''b.txt`)
-	each(t, multipart(mpX, part(`name="f"; filename="a.txt"; filename*=UTF-8''b.txt`, "A")+"--X--\r\n"), func(t *testing.T, r response) {
+	each(t, multipartReq(mpX, part(`name="f"; filename="a.txt"; filename*=UTF-8''b.txt`, "A")+"--X--\r\n"), func(t *testing.T, r response) {
 		res := decoded(t, r)
 		if len(res.Files) != 1 || res.Files[0].Filename != "b.txt" {
 			t.Errorf("files %+v (%s)", res.Files, c.Expect)
@@ -116,7 +116,7 @@ func TestFilenameStarWinsAndIsWarned(t *testing.T) {
 func TestQuotedPrintablePartIs400(t *testing.T) {
 	corpusCase(t, 53, "Content-Transfer-Encoding: quoted-printable")
 	body := "--X\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n=3Cscript=3E\r\n--X--\r\n"
-	each(t, multipart(mpX, body), func(t *testing.T, r response) {
+	each(t, multipartReq(mpX, body), func(t *testing.T, r response) {
 		refused(t, r, http.StatusBadRequest, "quoted-printable", "RFC 7578")
 	}, noRaw("<script>"), alsoPrefork())
 }
@@ -130,7 +130,7 @@ func TestMultipartWithoutClosingBoundaryIs400(t *testing.T) {
 		{"cut after a delimiter", part(`name="a"`, marker) + "--X\r\n"},
 	} {
 		t.Run(tc.name+", and nothing is recorded", func(t *testing.T) {
-			rq := multipart(mpX, tc.body)
+			rq := multipartReq(mpX, tc.body)
 			rq.Script = "cgigate-rec"
 			each(t, rq, func(t *testing.T, r response) {
 				refused(t, r, http.StatusBadRequest)
@@ -146,30 +146,30 @@ func TestCVE_2023_24536_MultipartFloodsAre413(t *testing.T) {
 	corpusCase(t, 55, "1,001 parts | one 11 MiB header line | 10,001 part header lines")
 	t.Run("1,001 parts", func(t *testing.T) {
 		body := strings.Repeat(part(`name="a"`, "A"), 1001) + "--X--\r\n"
-		each(t, multipart(mpX, body), func(t *testing.T, r response) {
+		each(t, multipartReq(mpX, body), func(t *testing.T, r response) {
 			refused(t, r, http.StatusRequestEntityTooLarge, "more than 1000 parts")
 		}, alsoPrefork())
 	})
 	t.Run("10,001 part header lines", func(t *testing.T) {
 		body := "--X\r\n" + strings.Repeat("X-A: b\r\n", 10001) + "Content-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--X--\r\n"
-		each(t, multipart(mpX, body), func(t *testing.T, r response) {
+		each(t, multipartReq(mpX, body), func(t *testing.T, r response) {
 			refused(t, r, http.StatusRequestEntityTooLarge)
 		})
 	})
 	t.Run("17 part header lines, over the 16 allowed", func(t *testing.T) {
 		body := "--X\r\n" + strings.Repeat("X-A: b\r\n", 16) + "Content-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--X--\r\n"
-		each(t, multipart(mpX, body), func(t *testing.T, r response) {
+		each(t, multipartReq(mpX, body), func(t *testing.T, r response) {
 			refused(t, r, http.StatusRequestEntityTooLarge, "17 header lines")
 		})
 	})
 	line := "--X\r\nContent-Disposition: form-data; name=\"" + strings.Repeat("a", 11<<20) + "\"\r\n\r\nA\r\n--X--\r\n"
 	t.Run("one 11 MiB header line, over the body cap", func(t *testing.T) {
-		each(t, multipart(mpX, line), func(t *testing.T, r response) {
+		each(t, multipartReq(mpX, line), func(t *testing.T, r response) {
 			refused(t, r, http.StatusRequestEntityTooLarge, "CONTENT_LENGTH")
 		})
 	})
 	t.Run("one 11 MiB header line under a 20 MB body cap", func(t *testing.T) {
-		rq := multipart(mpX, line)
+		rq := multipartReq(mpX, line)
 		rq.Script = "cgigate-bigbody"
 		each(t, rq, func(t *testing.T, r response) {
 			refused(t, r, http.StatusRequestEntityTooLarge)
@@ -181,7 +181,7 @@ func TestMalformedPartHeaderIs400(t *testing.T) {
 	corpusCase(t, 56, `name="a\x00b"; filename="x\ry"`)
 	for _, params := range []string{"name=\"a\x00b\"", "name=\"a\"; filename=\"x\ry\""} {
 		t.Run(strings.NewReplacer("\x00", `\x00`, "\r", `\r`).Replace(params), func(t *testing.T) {
-			each(t, multipart(mpX, part(params, "A")+"--X--\r\n"), func(t *testing.T, r response) {
+			each(t, multipartReq(mpX, part(params, "A")+"--X--\r\n"), func(t *testing.T, r response) {
 				refused(t, r, http.StatusBadRequest)
 			})
 		})
@@ -190,7 +190,7 @@ func TestMalformedPartHeaderIs400(t *testing.T) {
 
 func TestTextPlainSplitsAtTheFirstEquals(t *testing.T) {
 	corpusCase(t, 57, `a=b=c\r\nd\r\n`)
-	each(t, multipart("text/plain", "a=b=c\r\nd\r\n"), func(t *testing.T, r response) {
+	each(t, multipartReq("text/plain", "a=b=c\r\nd\r\n"), func(t *testing.T, r response) {
 		wantFields(t, decoded(t, r), b("a", "b=c"), b("d", ""))
 	}, alsoPrefork())
 }

@@ -43,7 +43,7 @@ func TestMarkupInAValueIsEscaped(t *testing.T) {
 		{"a field value", request{Query: "q=" + enc}, "<td>" + esc + "</td>"},
 		{"a field name", request{Query: enc + "=v"}, "<td>" + esc + "</td>"},
 		{"an ISINDEX word", request{Query: enc}, "<li>" + esc + "</li>"},
-		{"a file name in multipart", multipart(mpX, part(`name="f"; filename*=UTF-8''`+enc, "x")+"--X--\r\n"), "<td>" + esc + "</td>"},
+		{"a file name in multipart", multipartReq(mpX, part(`name="f"; filename*=UTF-8''`+enc, "x")+"--X--\r\n"), "<td>" + esc + "</td>"},
 		{"a charset label in an error page", request{Query: "[" + enc + "]:q=1"}, ""},
 		{"a malformed escape in a warning", request{Query: "q=%" + enc}, ""},
 	} {
