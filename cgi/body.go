@@ -137,12 +137,21 @@ func bodyError(err error) error {
 // words percent-decoded, then backslash-escaped by ap_escape_shell_cmd,
 // empty words kept, cut after some 4,000) with the words of QUERY_STRING,
 // which decide. A difference is a warning, never an input.
+// Apache knows nothing of charset hints, so its first word still starts
+// with the "[label]:" that the decoder took off.
 func compareArgs(raw *decoder.Raw, args []string) {
 	var words []string
-	for _, a := range args {
-		if a = unescapeShell(a); a != "" {
+	for i, a := range args {
+		a = unescapeShell(a)
+		if i == 0 && raw.Hint != nil {
+			a = strings.TrimPrefix(a, "["+raw.Hint.Label+"]:")
+		}
+		if a != "" {
 			words = append(words, a)
 		}
+	}
+	if len(words) == 0 {
+		return
 	}
 	if raw.Kind != decoder.ISINDEX {
 		raw.Warnings = append(raw.Warnings, fmt.Sprintf("%d command-line arguments ignored: the query is not an ISINDEX search", len(args)))

@@ -118,6 +118,9 @@ func TestArgs(t *testing.T) {
 		{"backslash-escaped argv words compare unescaped", "a%3Bb+c", []string{`a\;b`, "c"}, []string{"a;b", "c"}, ""},
 		{"an option-like argv word that differs is only a warning", "foo", []string{"-s", "-dallow_url_include=1"}, []string{"foo"}, "differ"},
 		{"argv beside a FORM query is ignored with a warning", "a=1", []string{"-s"}, nil, "ignored"},
+		// Apache's argv for "[EUC-JP]:%B0%F5+x": the hint stays in the first word.
+		{"a charset hint at the head of argv is no difference", "[EUC-JP]:%B0%F5%BA%FE+x", []string{"\\[EUC-JP\\]:\xb0\xf5\xba\xfe", "x"}, []string{"印刷", "x"}, ""},
+		{"a hint alone in argv is no argument", "[EUC-JP]:", []string{"\\[EUC-JP\\]:"}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := cgi.RequestFromMap(cgiEnv("QUERY_STRING", tc.query), tc.args, nil)
