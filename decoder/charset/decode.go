@@ -32,8 +32,9 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	if c.utf8 {
 		return decodeUTF8(src)
 	}
-	out, _, err := transform.Bytes(c.enc.NewDecoder(), src)
-	if err == nil && !bytes.Contains(out, []byte(replacement)) {
+	dec := c.enc.NewDecoder()
+	out, _, err := transform.Bytes(dec, src)
+	if err == nil && !mayHaveReplacement(dec.Transformer, out) {
 		// out is fresh and never written again: share it, as
 		// strings.Builder does, rather than copy a megabyte.
 		return unsafe.String(unsafe.SliceData(out), len(out)), nil

@@ -29,6 +29,9 @@ type patched struct {
 	inner transform.Transformer
 	scan  scanner
 	trust truster
+	// dirty is set once the output may hold a U+FFFD; while it is unset,
+	// Decode need not look for one.
+	dirty bool
 }
 
 // A truster reports whether x/text's decoding out of src, holding no
@@ -39,7 +42,7 @@ type truster func(src, out []byte) bool
 // depart from the standard.
 func always([]byte, []byte) bool { return true }
 
-func (p *patched) Reset() { p.inner.Reset() }
+func (p *patched) Reset() { p.inner.Reset(); p.dirty = false }
 
 func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	if p.trust != nil {
@@ -49,6 +52,7 @@ func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 		}
 		p.inner.Reset()
 	}
+	p.dirty = true
 	for {
 		n, size, r := p.scan(src[nSrc:], atEOF)
 		if n > 0 {
@@ -99,6 +103,15 @@ func (e *patchedEncoding) NewEncoder() *encoding.Encoder {
 		return e.Encoding.NewEncoder()
 	}
 	return &encoding.Encoder{Transformer: e.encoder()}
+}
+
+// mayHaveReplacement reports whether t's output so far may hold a U+FFFD;
+// out is that output, searched when t cannot say.
+func mayHaveReplacement(t transform.Transformer, out []byte) bool {
+	if p, ok := t.(*patched); ok && p.trust != nil {
+		return p.dirty
+	}
+	return bytes.Contains(out, []byte(replacement))
 }
 
 // decoderOf is the decoder factory of an x/text encoding.
