@@ -135,10 +135,13 @@ func TestDecodeMatchesTheEncodingStandardOnGB18030FourByteSequences(t *testing.T
 					}
 				}
 			}
-			edges := []int{0x81, 0x84, 0x85, 0x8F, 0x90, 0xE3, 0xFE}
-			seconds := []int{0x30, 0x31, 0x32, 0x39}
+			edges := []int{0x81, 0x84, 0x85, 0x90, 0xE3, 0xFE}
+			seconds := []int{0x30, 0x39}
 			if testing.Short() {
-				edges, seconds = []int{0x81, 0x84, 0xE3}, []int{0x31}
+				edges, seconds = []int{0x84, 0xE3}, []int{0x31}
+			}
+			if name == "gbk" {
+				edges = nil // the same decoder as gb18030: the rest suffices
 			}
 			for _, b0 := range edges {
 				for _, b1 := range seconds {
