@@ -225,8 +225,12 @@ func mostlyValid(rng *rand.Rand, c *Charset, n int) []byte {
 	var b []byte
 	for len(b) < n {
 		switch k := rng.IntN(100); {
-		case k < 2:
+		case k < 1:
 			b = append(b, 0xFF, 0x81)
+		case k < 2:
+			// What x/text's GB18030 misreads without a U+FFFD, or decodes
+			// to another character: only the trust check catches them.
+			b = append(b, [][]byte{{0x81, 0x3C, 0x81, 0x30}, {0x81, 0x35, 0xF4, 0x37}, {0xA3, 0x3F, 0xB0, 0x39}}[rng.IntN(3)]...)
 		case k < 30:
 			b = append(b, " &q=<1>;\\"[rng.IntN(9)])
 		default:
@@ -239,4 +243,33 @@ func mostlyValid(rng *rand.Rand, c *Charset, n int) []byte {
 		}
 	}
 	return b
+}
+
+// TestGB18030SequencesXTextMisreadsSilentlyAreCaught puts, into valid text,
+// the sequences x/text's GB18030 decoder gets wrong without writing U+FFFD,
+// where Decode trusts x/text's bulk pass unless it sees one of them.
+func TestGB18030SequencesXTextMisreadsSilentlyAreCaught(t *testing.T) {
+	for _, name := range []string{"gb18030", "gbk"} {
+		t.Run(name, func(t *testing.T) {
+			d := newDiffer(t, name)
+			rng := rand.New(rand.NewPCG(41, 43))
+			bad := [][]byte{{0x81, 0x3C, 0x81, 0x30}, {0x81, 0x35, 0xF4, 0x37}, {0xC4, 0x3F, 0xB0, 0x39}, {0xFE, 0x3A, 0xFE, 0x39}}
+			for range 200 {
+				var src []byte
+				for len(src) < 3*chunkSize {
+					if rng.IntN(500) == 0 {
+						src = append(src, bad[rng.IntN(len(bad))]...)
+						continue
+					}
+					e, err := d.c.Encode(string(rune(0x4E00+rng.IntN(0x5000))), false)
+					if err != nil {
+						e = []byte("=")
+					}
+					src = append(src, e...)
+				}
+				d.check(src)
+			}
+			d.done()
+		})
+	}
 }
