@@ -13,6 +13,7 @@ func TestUnnamedCharsetsAreSniffed(t *testing.T) {
 	}{
 		{"Shift_JIS search words are sniffed", "%88%F3%8D%FC", Evidence{}, "印刷", "shift_jis", SourceSniffed},
 		{"a bare EUC hint is resolved within its family: Korean", "[EUC]:%C7%D1%B1%B9", Evidence{}, "한국", "euc-kr", SourceHint},
+		{"a bare EUC hint is resolved within its family: Japanese under .jp", "[EUC]:%B0%F5%BA%FE", Evidence{Host: "www.jacme.co.jp"}, "印刷", "euc-jp", SourceHint},
 		{"ISO-2022-JP is sniffed from its escape sequences", "q=%1B%24B%243%24s%24K%24A%24O%1B%28B", Evidence{}, "こんにちは", "iso-2022-jp", SourceSniffed},
 		{"windows-1251 Russian is sniffed", "q=%CF%F0%E8%E2%E5%F2", Evidence{}, "Привет", "windows-1251", SourceSniffed},
 	}

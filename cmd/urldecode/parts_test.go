@@ -22,12 +22,6 @@ func TestTheIssueExampleDecodesToJapanese(t *testing.T) {
 			if first == "http://www.jacme.co.jp/印刷.html" && r.code == 0 {
 				return
 			}
-			if strings.Contains(r.stdout, "charset:  euc-kr (hint [EUC], sniffed among euc-jp euc-kr gbk") {
-				// decoder/sniff's choice, not this command's: the .jp
-				// host is handed over as evidence (see
-				// TestTheHostIsTheSniffersEvidence) and still loses.
-				t.Skipf("KNOWN: decoder/sniff picks euc-kr for B0F5 BAFE under www.jacme.co.jp:\n%s", r.stdout)
-			}
 			t.Errorf("got %q (exit %d), want http://www.jacme.co.jp/印刷.html\n%s", first, r.code, r.stdout)
 		})
 	}
