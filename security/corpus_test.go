@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -176,8 +177,11 @@ func TestCorpusCoverage(t *testing.T) {
 	}
 	defined := testFuncs(t)
 	for id, name := range corpusTests {
-		if !defined[name] {
+		ids, ok := defined[name]
+		if !ok {
 			t.Errorf("case %d: no func %s in the package", id, name)
+		} else if !ids[id] {
+			t.Errorf("case %d: %s never loads it (corpusCase or charsetCase with id %d)", id, name, id)
 		}
 		if c, ok := corpus[id]; ok && !carriesCVE(name, c.Ref) {
 			t.Errorf("case %d cites %s, but its test %s carries none of its CVEs", id, c.Ref, name)
@@ -199,24 +203,43 @@ func carriesCVE(name, ref string) bool {
 	return len(cves) == 0
 }
 
-// testFuncs parses the package's test files for its Test functions.
-func testFuncs(t *testing.T) map[string]bool {
+// testFuncs parses the package's test files for its Test functions and,
+// for each, the corpus ids it loads: the literal id in its calls of
+// corpusCase(t, id, ...) and charsetCase(t, id, ...).
+func testFuncs(t *testing.T) map[string]map[int]bool {
 	t.Helper()
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	out := map[string]bool{}
+	out := map[string]map[int]bool{}
 	for _, f := range files {
 		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range af.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Test") {
-				out[fd.Name.Name] = true
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") {
+				continue
 			}
+			ids := map[int]bool{}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) < 2 {
+					return true
+				}
+				if fn, ok := call.Fun.(*ast.Ident); ok && (fn.Name == "corpusCase" || fn.Name == "charsetCase") {
+					if lit, ok := call.Args[1].(*ast.BasicLit); ok && lit.Kind == token.INT {
+						if id, err := strconv.Atoi(lit.Value); err == nil {
+							ids[id] = true
+						}
+					}
+				}
+				return true
+			})
+			out[fd.Name.Name] = ids
 		}
 	}
 	return out
