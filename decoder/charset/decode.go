@@ -2,10 +2,12 @@ package charset
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
 
@@ -16,10 +18,10 @@ const replacement = "\uFFFD"
 // "replacement" do, and each is reported: nothing is dropped silently.
 //
 // The common case costs one pass: ASCII, valid UTF-8, and legacy text
-// without errors are decoded in bulk. Only input that produced a U+FFFD is
-// decoded again, in chunks of about 1 KB, and only the chunks holding a
-// U+FFFD one character at a time, to locate each error and to give back
-// the ASCII bytes x/text swallows.
+// without errors are decoded in bulk, in spans of about 16 KB. Only a span
+// whose output holds a U+FFFD is decoded again, in chunks of about 1 KB,
+// and only the chunks holding a U+FFFD one character at a time, to locate
+// each error and to give back the ASCII bytes x/text swallows.
 func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	if c.name == "iso-2022-jp" {
 		// Its decoder is this package's own and says where each error is:
@@ -32,56 +34,73 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	if c.utf8 {
 		return decodeUTF8(src)
 	}
-	dec := c.enc.NewDecoder()
-	out, _, err := transform.Bytes(dec, src)
-	if err == nil && !mayHaveReplacement(dec.Transformer, out) {
-		// out is fresh and never written again: share it, as
-		// strings.Builder does, rather than copy a megabyte.
-		return unsafe.String(unsafe.SliceData(out), len(out)), nil
-	}
-	return c.decodeByChunk(src)
+	return c.decodeBySpan(src)
 }
 
-const chunkSize = 1024
+// Spans and chunks end just after an ASCII byte other than a digit. There
+// every stateless decoder of the Encoding Standard is back in its initial
+// state (the byte was a character, the trail of a pair, or was given back
+// and read as a character; only GB18030's four-byte sequences have ASCII
+// bytes, digits, inside), so each piece decodes alone as it would in place.
+const (
+	spanSize  = 16 << 10 // decoded in bulk
+	chunkSize = 1 << 10  // decoded again in bulk, in a span with an error
+)
 
-// decodeByChunk decodes src in chunks that end just after an ASCII byte
-// other than a digit. There every stateless decoder of the Encoding
-// Standard is back in its initial state (the byte was a character, the
-// trail of a pair, or was given back and read as a character; only
-// GB18030's four-byte sequences have ASCII bytes, digits, inside), so each
-// chunk decodes alone as it would in place, and a single bad byte costs the
-// character-by-character pass over its chunk only.
-func (c *Charset) decodeByChunk(src []byte) (string, []Invalid) {
-	var (
-		out strings.Builder
-		bad []Invalid
-	)
-	out.Grow(len(src) * 3 / 2)
+// decodeBySpan decodes src span by span in bulk; a span whose output holds
+// a U+FFFD is decoded again by chunks, and a chunk holding one character by
+// character, so that a bad byte costs a pass over its chunk only.
+func (c *Charset) decodeBySpan(src []byte) (string, []Invalid) {
+	var bad []Invalid
 	dec := c.enc.NewDecoder()
+	out := make([]byte, 0, len(src)+len(src)/2+utf8.UTFMax)
 	for pos := 0; pos < len(src); {
-		end := chunkEnd(src, pos)
-		chunk := src[pos:end]
-		dec.Reset()
-		o, _, err := transform.Bytes(dec, chunk)
-		if err == nil && !bytes.Contains(o, []byte(replacement)) {
-			out.Write(o)
-		} else {
-			s, b := c.decodeByCharacter(chunk)
-			out.WriteString(s)
-			for _, x := range b {
-				x.Offset += pos
-				bad = append(bad, x)
+		end := pieceEnd(src, pos, spanSize)
+		n0 := len(out)
+		out = appendDecoded(dec, out, src[pos:end])
+		if mayHaveReplacement(dec.Transformer, out[n0:]) {
+			out = out[:n0]
+			for cpos := pos; cpos < end; {
+				cend := min(pieceEnd(src, cpos, chunkSize), end)
+				c0 := len(out)
+				out = appendDecoded(dec, out, src[cpos:cend])
+				if mayHaveReplacement(dec.Transformer, out[c0:]) {
+					s, b := c.decodeByCharacter(src[cpos:cend])
+					out = append(out[:c0], s...)
+					for _, x := range b {
+						x.Offset += cpos
+						bad = append(bad, x)
+					}
+				}
+				cpos = cend
 			}
 		}
 		pos = end
 	}
-	return out.String(), bad
+	// out is never written again: share it, as strings.Builder does,
+	// rather than copy a megabyte.
+	return unsafe.String(unsafe.SliceData(out), len(out)), bad
 }
 
-// chunkEnd is the first offset at or after pos+chunkSize that follows an
-// ASCII byte other than a digit, or len(src).
-func chunkEnd(src []byte, pos int) int {
-	for i := min(pos+chunkSize, len(src)); i < len(src); i++ {
+// appendDecoded appends the decoding of src, a whole piece, to out.
+func appendDecoded(dec *encoding.Decoder, out, src []byte) []byte {
+	dec.Reset()
+	for {
+		n, m, err := dec.Transform(out[len(out):cap(out)], src, true)
+		out, src = out[:len(out)+n], src[m:]
+		if err != transform.ErrShortDst {
+			// x/text decoders replace what they cannot decode: no other
+			// error comes with atEOF.
+			return out
+		}
+		out = slices.Grow(out, max(len(src), 2*utf8.UTFMax)+cap(out)/2)
+	}
+}
+
+// pieceEnd is the first offset at or after pos+size that follows an ASCII
+// byte other than a digit, or len(src).
+func pieceEnd(src []byte, pos, size int) int {
+	for i := min(pos+size, len(src)); i < len(src); i++ {
 		if b := src[i-1]; b < utf8.RuneSelf && (b < '0' || b > '9') {
 			return i
 		}
@@ -114,11 +133,10 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// decodeByCharacter feeds the decoder one more byte at a time until it
-// consumes a character, so that every U+FFFD it writes is tied to the bytes
-// it stands for. The output buffer grows from zero bytes as well: a decoder
-// given room for one character's bytes cannot consume a second one, even
-// when an error at EOF settles several at once (GB18030's "81 30 81 2F").
+// decodeByCharacter steps the decoder through src with little room for its
+// output, so that every U+FFFD it writes is tied to the bytes it stands for
+// (see step), even when an error at EOF settles several characters at once
+// (GB18030's "81 30 81 2F").
 // A U+FFFD can be real text only in the encodings that can encode it (UTF-8
 // is handled apart; GB18030, and GBK which decodes as GB18030, encode it as 84 31 A4 37).
 func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
@@ -150,23 +168,27 @@ func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
 	return out.String(), bad
 }
 
-// step decodes the first character of src: the fewest input bytes, and the
-// smallest output room, with which t consumes anything. It returns 0 when t
-// consumes nothing at all.
+// step decodes the start of src up to and including its first U+FFFD, if
+// that is its first character. Room for three bytes of output is what makes
+// it exact: a U+FFFD takes all three, so it never shares a step with
+// another character, while runs of valid short characters may. Room for
+// four is tried when the first character needs it (a supplementary code
+// point, Big5's two-code-point pairs), which a U+FFFD never does. It
+// returns 0 when t consumes nothing at all.
 func step(t transform.Transformer, src, dst []byte) (int, []byte) {
-	for k := 1; k <= len(src); k++ {
+	for _, k := range [...]int{min(8, len(src)), len(src)} {
 		atEOF := k == len(src)
-		for room := 0; room <= len(dst); room++ {
+		for _, room := range [...]int{len(replacement), utf8.UTFMax, len(dst)} {
 			nDst, nSrc, err := t.Transform(dst[:room], src[:k], atEOF)
 			if nSrc > 0 {
 				return nSrc, dst[:nDst]
 			}
 			if err != transform.ErrShortDst {
-				if err != transform.ErrShortSrc {
-					return 0, nil
-				}
 				break
 			}
+		}
+		if atEOF {
+			break
 		}
 	}
 	return 0, nil

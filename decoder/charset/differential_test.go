@@ -196,8 +196,8 @@ func TestDecodeMatchesTheEncodingStandardOnRandomInput(t *testing.T) {
 	}
 }
 
-// TestDecodeMatchesTheEncodingStandardOnLongInput crosses Decode's 1 KB
-// chunks: the text and errors must not depend on where a chunk ends.
+// TestDecodeMatchesTheEncodingStandardOnLongInput crosses Decode's spans and
+// chunks: the text and errors must not depend on where one ends.
 func TestDecodeMatchesTheEncodingStandardOnLongInput(t *testing.T) {
 	n := 40
 	if testing.Short() {
@@ -211,7 +211,7 @@ func TestDecodeMatchesTheEncodingStandardOnLongInput(t *testing.T) {
 				src := randomInput(rng, 4*chunkSize)
 				if i%2 == 0 {
 					// Mostly valid: real characters and ASCII, a few bad bytes.
-					src = mostlyValid(rng, d.c, 4*chunkSize)
+					src = mostlyValid(rng, d.c, 2*spanSize+chunkSize)
 				}
 				d.check(src)
 			}
