@@ -2,7 +2,9 @@ package charset
 
 import (
 	"encoding/hex"
+	"math"
 	"testing"
+	"time"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -82,5 +84,48 @@ func benchDecode(b *testing.B, name string) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkDecodeVsXText runs Decode and x/text's decoder alternately on
+// the same bytes and reports the ratio of their best times ("x-xtext"),
+// which a loaded machine disturbs far less than the time of either:
+//
+//	go test -run x -bench DecodeVsXText -benchtime 25x ./decoder/charset
+func BenchmarkDecodeVsXText(b *testing.B) {
+	for _, name := range benchCharsets {
+		b.Run(name, func(b *testing.B) {
+			c := MustLookup(name)
+			xt, err := htmlindex.Get(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			long, short := benchText(b, c, 1<<20)
+			mostly := append([]byte(nil), long...)
+			for i := 1 << 16; i < len(mostly); i += 1 << 16 {
+				mostly[i] = 0xFF
+			}
+			for _, in := range []struct {
+				name string
+				src  []byte
+				reps int
+			}{{"valid-1MB", long, 1}, {"mostly-valid-1MB", mostly, 1}, {"short-10B", short, 1000}} {
+				b.Run(in.name, func(b *testing.B) {
+					best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
+					for b.Loop() {
+						t0 := time.Now()
+						for range in.reps {
+							c.Decode(in.src)
+						}
+						t1 := time.Now()
+						for range in.reps {
+							xt.NewDecoder().Bytes(in.src)
+						}
+						best[0], best[1] = min(best[0], t1.Sub(t0)), min(best[1], time.Since(t1))
+					}
+					b.ReportMetric(float64(best[0])/float64(best[1]), "x-xtext")
+				})
+			}
+		})
 	}
 }
