@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,17 +98,9 @@ func parseRef(dir string) (*refTables, error) {
 	for p, c := range ranges {
 		r.gbRanges = append(r.gbRanges, [2]int{p, int(c)})
 	}
-	sortPairs(r.gbRanges)
+	slices.SortFunc(r.gbRanges, func(a, b [2]int) int { return a[0] - b[0] })
 	r.labels, err = parseLabels(filepath.Join(dir, "encodings.json"))
 	return r, err
-}
-
-func sortPairs(p [][2]int) {
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && p[j][0] < p[j-1][0]; j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
 }
 
 func parseIndex(path string) (whatwgIndex, error) {
