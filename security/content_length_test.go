@@ -60,6 +60,15 @@ func TestContentLengthFormsAreRefused(t *testing.T) {
 		}
 		eachRaw(t, raw, func(t *testing.T, r response) { wantFields(t, decoded(t, r), b("a", "1"), b("b", "2")) })
 	})
+	t.Run("a chunked POST past CGIGATE_MAX_BODY is 413 once read past it", func(t *testing.T) {
+		raw := func(host string) []byte {
+			chunk := strings.Repeat("a", 3000)
+			return []byte("POST /cgi-bin/cgigate-small HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\nAccept: application/json\r\n" +
+				"Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n" +
+				"bb8\r\n" + chunk + "\r\nbb8\r\n" + chunk + "\r\n0\r\n\r\n")
+		}
+		eachRaw(t, raw, func(t *testing.T, r response) { refused(t, r, http.StatusRequestEntityTooLarge, "4096") })
+	})
 	t.Run("a GET without CONTENT_LENGTH reads no stdin (exec)", func(t *testing.T) {
 		r := execCGI(t, cgiEnv("QUERY_STRING", "a=1", "CONTENT_TYPE", "application/x-www-form-urlencoded"), nil, strings.NewReader("b=2"))
 		wantFields(t, decoded(t, r), q("a", "1"))
