@@ -28,12 +28,17 @@ func argvRun(t *testing.T, query string, args ...string) response {
 	for k, v := range cgiEnv("QUERY_STRING", query) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		t.Fatalf("the gateway did not answer with argv %q: it read them as flags", args)
 	}
 	if err != nil {
 		t.Fatalf("gateway: %v", err)
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("the gateway wrote to stderr with argv %q: %s", args, stderr.String())
 	}
 	r, err := parseCGI(out)
 	if err != nil {
