@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/decoder"
 )
 
 // Parameter flooding: every bound a request can push on has a default and
@@ -79,4 +82,64 @@ func TestBodyOverTheCapIs413(t *testing.T) {
 		})
 	})
 	_ = c
+}
+
+// TestEveryInputBoundHasADefault sends one byte past each default bound
+// that the corpus cases above do not reach, and the bound itself.
+func TestEveryInputBoundHasADefault(t *testing.T) {
+	t.Run("a name of 1025 bytes is 413, of 1024 a field", func(t *testing.T) {
+		each(t, form(strings.Repeat("n", 1025)+"=v"), func(t *testing.T, r response) {
+			refused(t, r, http.StatusRequestEntityTooLarge, "name bytes")
+		})
+		each(t, form(strings.Repeat("n", 1024)+"=v"), func(t *testing.T, r response) {
+			if res := decoded(t, r); len(res.Fields) != 1 {
+				t.Errorf("%d fields", len(res.Fields))
+			}
+		})
+	})
+	t.Run("a value of 1 MiB + 1 byte is 413", func(t *testing.T) {
+		each(t, form("v="+strings.Repeat("a", 1<<20+1)), func(t *testing.T, r response) {
+			refused(t, r, http.StatusRequestEntityTooLarge, "value bytes")
+		})
+	})
+	t.Run("a multipart text part of 1 MiB + 1 byte is 413", func(t *testing.T) {
+		each(t, multipartReq(mpX, part(`name="v"`, strings.Repeat("a", 1<<20+1))+"--X--\r\n"), func(t *testing.T, r response) {
+			refused(t, r, http.StatusRequestEntityTooLarge)
+		})
+	})
+	t.Run("101 ISINDEX words are 413, 100 are a search", func(t *testing.T) {
+		each(t, request{Query: strings.TrimSuffix(strings.Repeat("w+", 101), "+")}, func(t *testing.T, r response) {
+			refused(t, r, http.StatusRequestEntityTooLarge, "keywords")
+		})
+		each(t, request{Query: strings.TrimSuffix(strings.Repeat("w+", 100), "+")}, func(t *testing.T, r response) {
+			if res := decoded(t, r); len(res.Keywords) != 100 {
+				t.Errorf("%d keywords", len(res.Keywords))
+			}
+		})
+	})
+	t.Run("a file over Limits.FileBytes is 413 (cgi.ReadForm)", func(t *testing.T) {
+		body := part(`name="f"; filename="a"`, strings.Repeat("x", 11)) + "--X--\r\n"
+		var got error
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, got = cgi.ReadForm(r, cgi.Config{Limits: cgi.Limits{FileBytes: 10}, TempDir: t.TempDir()})
+			cgi.WriteError(w, r, got)
+		})
+		var out bytes.Buffer
+		if err := cgi.ServeEnv(h, cgi.Limits{}, postEnv(mpX, len(body)), nil, strings.NewReader(body), &out); err != nil {
+			t.Fatal(err)
+		}
+		if st := cgi.StatusOf(got); st != http.StatusRequestEntityTooLarge {
+			t.Errorf("status %d: %v", st, got)
+		}
+	})
+	t.Run("a slice index of 100 is refused by the Binder, 99 binds", func(t *testing.T) {
+		var o order
+		err := decoder.NewBinder(decoder.BindOptions{}).Bind(&o, []decoder.Field{{Name: "Items.100.Name", Value: "x"}})
+		if err == nil {
+			t.Error("index 100 bound")
+		}
+		if err := decoder.NewBinder(decoder.BindOptions{}).Bind(&o, []decoder.Field{{Name: "Items.99.Name", Value: "x"}}); err != nil || len(o.Items) != 100 {
+			t.Errorf("index 99: %v, %d items", err, len(o.Items))
+		}
+	})
 }
