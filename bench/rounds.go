@@ -61,7 +61,7 @@ type Results struct {
 	Rounds []map[Key]Sample
 }
 
-// Load runs plan over servers in interleaved rounds: in each round every
+// LoadRounds runs plan over servers in interleaved rounds: in each round every
 // server, connection count and peer in turn (A B C ... A B C), the peers'
 // order rotated by one each round so that no peer always follows the same
 // one. A wrk run that fails is reported on progress and left out.
