@@ -79,6 +79,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.only = strings.Split(*only, ",")
+	for _, p := range o.only {
+		if !slices.Contains(parts, p) {
+			fmt.Fprintf(stderr, "cgibench: -only %q: want parts of %s\n", p, strings.Join(parts, ","))
+			return 2
+		}
+	}
 	var err error
 	if o.plan.Connections, err = ints(*conns); err == nil {
 		if o.multipartMB, err = floats(*mp); err == nil {
