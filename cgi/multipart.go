@@ -72,6 +72,12 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 				// headers; only the closing delimiter ends a form.
 				return nil, errorf(http.StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
 			}
+			// The epilogue after the closing delimiter is read too, so
+			// that a body shorter than its CONTENT_LENGTH is refused
+			// (400) before the form is used, as for every body type.
+			if _, err := io.Copy(io.Discard, body); err != nil {
+				return nil, bodyError(err)
+			}
 			return files, nil
 		}
 		if err != nil {

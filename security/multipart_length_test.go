@@ -14,20 +14,12 @@ import (
 	"github.com/cgigate/cgigate/httpdconf"
 )
 
-// Known bugs: each test here fails against the gateway as it is, and is
-// skipped so that CI stays green until the gateway is fixed. Remove the
-// t.Skip to see the failure. SECURITY.md lists them under known gaps.
-
-// TestKnownBug_MultipartShorterThanContentLength: a complete multipart
-// body (closing delimiter included) whose CONTENT_LENGTH claims more
-// bytes than stdin holds is accepted with 200, and recorded, where a
-// body shorter than its CONTENT_LENGTH is 400 for every other body type
-// (cgi/body.go: "be as long as its CONTENT_LENGTH (400)"). mime/multipart
-// stops reading at the closing delimiter, so the shortfall is found only
-// when ServeEnv drains stdin after the answer is written. Expected: 400,
-// nothing recorded, as for application/x-www-form-urlencoded.
-func TestKnownBug_MultipartShorterThanContentLength(t *testing.T) {
-	t.Skip("known bug: a complete multipart body shorter than CONTENT_LENGTH is 200 and recorded, not 400 (see the doc comment)")
+// TestMultipartShorterThanContentLengthIs400: a complete multipart body
+// (closing delimiter included) whose CONTENT_LENGTH claims more bytes than
+// stdin holds is refused with 400 and not recorded, as every other body
+// type is: mime/multipart stops at the closing delimiter, so the gateway
+// reads the epilogue to the end before it uses the form.
+func TestMultipartShorterThanContentLengthIs400(t *testing.T) {
 	marker := randomHex(t)
 	body := "--X\r\nContent-Disposition: form-data; name=\"m\"\r\n\r\n" + marker + "\r\n--X--\r\n"
 	rec := filepath.Join(t.TempDir(), "r.jsonl")
