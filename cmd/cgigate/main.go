@@ -61,8 +61,9 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fl.SetOutput(stderr)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
 	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
+	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s [-http ADDR | -fcgi ADDR]\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0])
+		fmt.Fprintf(stderr, "usage: %s [-http ADDR | -fcgi ADDR | -index DIR]\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0])
 		fl.PrintDefaults()
 		printSettings(stderr)
 	}
@@ -73,6 +74,8 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return 2
 	}
 	switch {
+	case *indexDir != "" && *httpAddr == "" && *fcgiAddr == "":
+		return runIndex(*indexDir, stdout, stderr)
 	case *httpAddr != "" && *fcgiAddr == "":
 		return serveHTTP(*httpAddr, stdout)
 	case *fcgiAddr != "" && *httpAddr == "":

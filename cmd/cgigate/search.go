@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -45,20 +47,90 @@ const (
 // path relative to dir, each segment escaped: the site publishes the
 // folder at that relative URL.
 //
+// With an index built by "cgigate -index DIR" (DIR/.cgigate-index) the
+// search reads only the index, and gives what the scan would give for the
+// documents as they were when it was built: the index is trusted, never
+// compared with the documents' times (that would cost a stat of every
+// document per request). Without one, every document is read. An index
+// that cannot be used (corrupt, unreadable, another version) is logged to
+// stderr and the documents are scanned, with a warning in the answer.
+//
 // A document that cannot be read or is not valid UTF-8 is skipped with a
 // warning; a missing or unreadable dir is a server fault.
 func search(dir string, keywords []string) ([]searchResult, []string, error) {
+	needles := foldKeywords(keywords)
+	if len(needles) == 0 {
+		return []searchResult{}, nil, nil
+	}
+	results, warns, err := searchIndex(filepath.Join(dir, indexName), needles)
+	if err == nil {
+		return results, warns, nil
+	}
+	warns = nil
+	if !errors.Is(err, fs.ErrNotExist) {
+		// A broken index is the site's problem, not the client's: the
+		// reason goes to Apache's error log, the answer is still a search.
+		log.Printf("cgigate: %v; searching the documents directly", err)
+		warns = append(warns, "search index unusable (see the server log): the documents were searched directly")
+	}
+	results, swarns, err := scan(dir, needles)
+	return results, append(warns, swarns...), err
+}
+
+// foldKeywords folds the query's words as the documents are folded, leaving
+// out the words that fold to nothing.
+func foldKeywords(keywords []string) []string {
 	var needles []string
 	for _, k := range keywords {
 		if f := fold(k).text; f != "" {
 			needles = append(needles, f)
 		}
 	}
-	if len(needles) == 0 {
-		return []searchResult{}, nil, nil
-	}
-	var warns []string
+	return needles
+}
+
+// scan is the search without an index: it reads every document.
+func scan(dir string, needles []string) ([]searchResult, []string, error) {
 	var results []searchResult
+	warns, err := eachDoc(dir, func(rel, title, text string) error {
+		if r, ok := match(title, text, needles); ok {
+			r.URL = docURL(rel)
+			results = append(results, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, warns, err
+	}
+	return rank(results), warns, nil
+}
+
+// rank orders results by score, then URL, and keeps the first maxResults.
+func rank(results []searchResult) []searchResult {
+	sort.SliceStable(results, func(i, j int) bool {
+		if results[i].Score != results[j].Score {
+			return results[i].Score > results[j].Score
+		}
+		return results[i].URL < results[j].URL
+	})
+	if len(results) > maxResults {
+		results = results[:maxResults]
+	}
+	if results == nil {
+		results = []searchResult{}
+	}
+	return results
+}
+
+// eachDoc calls fn with every searchable document of dir: .txt and .html
+// files, recursively, no symlinks followed, at most maxDocs of them in
+// walk (lexical) order; title is the path relative to dir when the
+// document has none. A document that cannot be read or is not valid UTF-8
+// is skipped with a warning; a missing or unreadable dir is an error. The
+// scan and the index builder both walk with it, so they see the same
+// documents.
+func eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
+	var warns []string
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -83,31 +155,16 @@ func search(dir string, keywords []string) ([]searchResult, []string, error) {
 			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", rel(dir, path), err))
 			return nil
 		}
+		r := rel(dir, path)
 		if title == "" {
-			title = rel(dir, path)
+			title = r
 		}
-		if r, ok := match(title, text, needles); ok {
-			r.URL = docURL(rel(dir, path))
-			results = append(results, r)
-		}
-		return nil
+		return fn(r, title, text)
 	})
 	if err != nil {
-		return nil, warns, fmt.Errorf("index %s: %w", dir, err)
+		return warns, fmt.Errorf("index %s: %w", dir, err)
 	}
-	sort.SliceStable(results, func(i, j int) bool {
-		if results[i].Score != results[j].Score {
-			return results[i].Score > results[j].Score
-		}
-		return results[i].URL < results[j].URL
-	})
-	if len(results) > maxResults {
-		results = results[:maxResults]
-	}
-	if results == nil {
-		results = []searchResult{}
-	}
-	return results, warns, nil
+	return warns, nil
 }
 
 func rel(dir, path string) string {
