@@ -1,0 +1,272 @@
+package sniff
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/decoder/charset"
+)
+
+// writeSingleTables makes TestSingleByteTables write single_tables.go
+// instead of checking it (go generate runs it so).
+var writeSingleTables = flag.Bool("write-single-tables", false, "write single_tables.go from decoder/charset instead of checking it")
+
+const singleTablesFile = "single_tables.go"
+
+// singleNames are the candidates scored by byte table: the single-byte
+// ones but windows-1258, whose Vietnamese is composed before scoring.
+func singleNames() []string {
+	var names []string
+	for _, e := range candidateList {
+		if e.cjk == noCJK && e.name != "windows-1258" {
+			names = append(names, e.name)
+		}
+	}
+	return names
+}
+
+// alphaOf are the indexes in alphaLangs of the languages name writes, in
+// the order candidates() gives them.
+func alphaOf(name string) []int {
+	var out []int
+	for i := range alphaLangs {
+		if slices.Contains(alphaLangs[i].charsets, name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// deriveASCII is what every single-byte candidate makes of the ASCII bytes.
+func deriveASCII() (glyphs [0x80]glyph, syms [len(alphaLangs)][0x80]uint8) {
+	for b := range 0x80 {
+		glyphs[b] = glyphOf(rune(b))
+		if glyphs[b].flags&fWord != 0 {
+			for i := range alphaLangs {
+				syms[i][b] = alphaLangs[i].find(glyphs[b].lower)
+			}
+		}
+	}
+	return glyphs, syms
+}
+
+// deriveSingle asks decoder/charset what the encoding makes of each byte
+// 0x80..0xFF: one decode of the 128 bytes, each one character or one
+// U+FFFD and one Invalid where the encoding leaves it unassigned.
+func deriveSingle(name string) *singleByte {
+	c := charset.MustLookup(name)
+	alpha := alphaOf(name)
+	sb := &singleByte{syms: make([][0x80]uint8, len(alpha))}
+	var high [0x80]byte
+	for b := range high {
+		high[b] = byte(0x80 + b)
+	}
+	text, bad := c.Decode(high[:])
+	runes := []rune(text)
+	for h := range 0x80 {
+		if len(runes) == 0x80 {
+			sb.runes[h] = runes[h]
+			sb.valid[h] = !slices.ContainsFunc(bad, func(x charset.Invalid) bool { return x.Offset <= h && h < x.Offset+x.Len })
+		} else { // not one character a byte: decode byte by byte
+			t, bad := c.Decode([]byte{byte(0x80 + h)})
+			r, size := utf8.DecodeRuneInString(t)
+			sb.runes[h], sb.valid[h] = r, len(bad) == 0 && size == len(t)
+		}
+		g := glyphOf(sb.runes[h])
+		sb.glyphs[h] = g
+		if g.flags&fWord != 0 {
+			for k, i := range alpha {
+				sb.syms[k][h] = alphaLangs[i].find(g.lower)
+			}
+		}
+	}
+	return sb
+}
+
+func TestSingleByteTables(t *testing.T) {
+	if *writeSingleTables {
+		src, err := generateSingleTables()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(singleTablesFile, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s (%d bytes)", singleTablesFile, len(src))
+		return
+	}
+	stale := "single_tables.go is stale: run go generate ./decoder/sniff"
+	t.Run("the ASCII tables are what every candidate makes of ASCII", func(t *testing.T) {
+		glyphs, syms := deriveASCII()
+		if glyphs != asciiGlyphs {
+			t.Error("asciiGlyphs differ from glyphOf: " + stale)
+		}
+		if syms != asciiSyms {
+			t.Error("asciiSyms differ from the alphabets: " + stale)
+		}
+	})
+	for _, name := range singleNames() {
+		t.Run(name+"'s table holds what decoder/charset decodes each high byte to", func(t *testing.T) {
+			got, want := singleTable(name), deriveSingle(name)
+			if got == nil {
+				t.Fatalf("no table for %s: %s", name, stale)
+			}
+			for h := range 0x80 {
+				if got.runes[h] != want.runes[h] || got.valid[h] != want.valid[h] {
+					t.Errorf("byte %02X: table %U (valid %v), decoder/charset %U (valid %v): %s", 0x80+h, got.runes[h], got.valid[h], want.runes[h], want.valid[h], stale)
+				}
+			}
+			if got.glyphs != want.glyphs || !reflect.DeepEqual(got.syms, want.syms) {
+				t.Errorf("glyphs or symbols differ from glyphOf and the alphabets: %s", stale)
+			}
+		})
+	}
+	t.Run("every candidate scored by byte table has one, and only those", func(t *testing.T) {
+		for _, c := range candidates() {
+			wantTable := c.cjk == noCJK && !c.nfc && !c.anyLanguage
+			if (c.sb != nil) != wantTable {
+				t.Errorf("%s: table %v, want one %v", c.name, c.sb != nil, wantTable)
+			}
+			if c.sb != nil && len(c.sb.syms) != len(c.alpha) {
+				t.Errorf("%s: %d symbol rows for %d languages", c.name, len(c.sb.syms), len(c.alpha))
+			}
+		}
+	})
+}
+
+// TestWindows1252TableMatchesTheWHATWGIndex checks one table against the
+// Encoding Standard's index itself rather than decoder/charset.
+func TestWindows1252TableMatchesTheWHATWGIndex(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "vectors", "whatwg-encoding", "index-windows-1252.txt")
+	f, err := os.Open(path)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the WHATWG index is needed under CI: %v", err)
+		}
+		t.Skipf("no WHATWG index at %s: %v", path, err)
+	}
+	defer f.Close()
+	sb := singleTable("windows-1252")
+	seen := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		p, err1 := strconv.Atoi(fields[0])
+		c, err2 := strconv.ParseUint(strings.TrimPrefix(fields[1], "0x"), 16, 32)
+		if err1 != nil || err2 != nil || p < 0 || p >= 0x80 {
+			t.Fatalf("bad index line %q", line)
+		}
+		seen++
+		if !sb.valid[p] || sb.runes[p] != rune(c) {
+			t.Errorf("byte %02X: table %U (valid %v), index %U", 0x80+p, sb.runes[p], sb.valid[p], c)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 0x80 {
+		t.Errorf("the index maps %d bytes, want all 128", seen)
+	}
+}
+
+// generateSingleTables writes the source of single_tables.go.
+func generateSingleTables() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by TestSingleByteTables -write-single-tables (go generate) from decoder/charset; DO NOT EDIT.\n\npackage sniff\n\n")
+	glyphs, syms := deriveASCII()
+	b.WriteString("// asciiGlyphs is glyphOf of each ASCII byte.\nvar asciiGlyphs = [0x80]glyph{\n")
+	writeGlyphs(&b, glyphs[:])
+	b.WriteString("}\n\n// asciiSyms[i][b] is ASCII byte b's symbol in alphaLangs[i].\nvar asciiSyms = [len(alphaLangs)][0x80]uint8{\n")
+	for i := range syms {
+		fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
+		writeUint8s(&b, syms[i][:])
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n// singleTable is the byte table of the single-byte candidate name, or nil.\nfunc singleTable(name string) *singleByte {\nswitch name {\n")
+	names := singleNames()
+	for _, n := range names {
+		fmt.Fprintf(&b, "case %q:\nreturn &%s\n", n, tableVar(n))
+	}
+	b.WriteString("}\nreturn nil\n}\n")
+	for _, n := range names {
+		sb := deriveSingle(n)
+		fmt.Fprintf(&b, "\nvar %s = singleByte{\nvalid: [0x80]bool{", tableVar(n))
+		for h, v := range sb.valid {
+			if h%16 == 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%v, ", v)
+		}
+		b.WriteString("\n},\nrunes: [0x80]rune{")
+		for h, r := range sb.runes {
+			if h%8 == 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%#04x, ", r)
+		}
+		b.WriteString("\n},\nglyphs: [0x80]glyph{\n")
+		writeGlyphs(&b, sb.glyphs[:])
+		b.WriteString("},\nsyms: [][0x80]uint8{\n")
+		for k, i := range alphaOf(n) {
+			fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
+			writeUint8s(&b, sb.syms[k][:])
+			b.WriteString("},\n")
+		}
+		b.WriteString("},\n}\n")
+	}
+	return format.Source(b.Bytes())
+}
+
+func writeGlyphs(b *bytes.Buffer, gs []glyph) {
+	for i, g := range gs {
+		if i%4 == 0 && i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "{%#04x, %d, %s}, ", g.lower, g.flags, strconv.FormatFloat(float64(g.other), 'g', -1, 32))
+	}
+	b.WriteString("\n")
+}
+
+func writeUint8s(b *bytes.Buffer, xs []uint8) {
+	for i, x := range xs {
+		if i%16 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "%d, ", x)
+	}
+	b.WriteString("\n")
+}
+
+// tableVar is the Go name of name's table: "koi8-r" is sbKoi8R.
+func tableVar(name string) string {
+	var b strings.Builder
+	b.WriteString("sb")
+	up := true
+	for _, r := range name {
+		switch {
+		case r == '-' || r == '_':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
