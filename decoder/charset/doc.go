@@ -41,7 +41,10 @@
 // Known, deliberate departures: the "replacement" encoding's labels are
 // refused and UTF-16 labels give UTF-8 (Lookup); U+00A5 and U+203E are not
 // encoded as 5C and 7E in Shift_JIS, EUC-JP or ISO-2022-JP (they would come
-// back as '\' and '~'); x/text's EUC-JP encoder writes JIS X 0212 and its
-// Big5 encoder the HKSCS rows below A1, which the standard's encoders never
-// write but its decoders read back: kept, as they lose nothing.
+// back as '\' and '~'); x/text's EUC-JP encoder writes JIS X 0212, its
+// Big5 encoder the HKSCS rows below A1, and its ISO-2022-JP encoder
+// half-width katakana after ESC ( I (the standard's encoder writes the
+// full-width forms), all of which the standard's decoders read back: kept,
+// as they lose nothing. Shift_JIS's user-defined area (U+E000-U+E757)
+// decodes but is not encoded, as in the standard.
 package charset
