@@ -1,15 +1,16 @@
 package apachetest
 
 import (
-	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/apache"
 )
 
-// ErrNoApache is returned by FindBinary when no Apache httpd is installed.
-var ErrNoApache = errors.New("apachetest: no Apache httpd found (set APACHE_BIN, or install Debian's apache2)")
+// ErrNoApache is returned by FindBinary when no Apache httpd is installed;
+// it is apache.ErrNoApache, so errors.Is matches either.
+var ErrNoApache = apache.ErrNoApache
 
 // Binary returns the path of the Apache httpd binary to test with, or
 // stops t through SkipOrFail when there is none.
@@ -22,40 +23,48 @@ func Binary(t testing.TB) string {
 	return bin
 }
 
-// FindBinary looks for Apache httpd: $APACHE_BIN if set, then apache2 and
-// httpd on PATH, then /usr/sbin/apache2 and /usr/sbin/httpd (Debian keeps
-// apache2 in /usr/sbin, which a non-root PATH often lacks). It is the pure
-// twin of Binary: the environment, PATH lookup and file test are passed in.
+// FindBinary looks for Apache httpd as apache.FindBinary does ($APACHE_BIN,
+// then PATH, then /usr/sbin); it is the pure twin of Binary.
 func FindBinary(getenv func(string) string, lookPath func(string) (string, error), exists func(string) bool) (string, error) {
-	if bin := getenv("APACHE_BIN"); bin != "" {
-		if !exists(bin) {
-			return "", &os.PathError{Op: "apachetest: APACHE_BIN", Path: bin, Err: os.ErrNotExist}
-		}
-		return bin, nil
-	}
-	for _, name := range []string{"apache2", "httpd"} {
-		if p, err := lookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	for _, p := range []string{"/usr/sbin/apache2", "/usr/sbin/httpd"} {
-		if exists(p) {
-			return p, nil
-		}
-	}
-	return "", ErrNoApache
+	return apache.FindBinary(getenv, lookPath, exists)
 }
 
-// ModuleDir returns where the modules of the httpd at bin live: Debian's
-// /usr/lib/apache2/modules when bin is Debian's apache2, otherwise the
-// modules folder beside bin's bin/ folder (the layout of a source build and
-// of the official httpd image, /usr/local/apache2/{bin,modules}).
+// ModuleDir returns where the modules of the httpd at bin live, as
+// apache.ModuleDir does, for tests that write their own httpd.conf.
 func ModuleDir(bin string, exists func(string) bool) string {
-	const debian = "/usr/lib/apache2/modules"
-	if filepath.Base(bin) == "apache2" && exists(debian) {
-		return debian
+	return apache.ModuleDir(bin, exists)
+}
+
+// Account returns the User and Group Apache's children should run as
+// (apache.Account), for tests that write their own httpd.conf.
+func Account(euid, egid int) (user, group string) {
+	return apache.Account(euid, egid)
+}
+
+// CopyExecutable copies the program src to dst with mode 0755 whatever
+// the umask (apache.CopyExecutable), so that Apache's children can run it.
+func CopyExecutable(src, dst string) error {
+	return apache.CopyExecutable(src, dst)
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago
+// (apache.FreePort).
+func FreePort() (int, error) {
+	return apache.FreePort()
+}
+
+// Dir returns a fresh folder under os.TempDir, mode 0755, removed when t
+// ends. Unlike t.TempDir (mode 0700) it can hold files that Apache's
+// www-data children read and run; it fails t when a folder above it is not
+// searchable by others (apache.TempDir).
+func Dir(t testing.TB) string {
+	t.Helper()
+	d, err := apache.TempDir("apachetest-")
+	if err != nil {
+		t.Fatalf("apachetest: %v", err)
 	}
-	return filepath.Join(filepath.Dir(filepath.Dir(bin)), "modules")
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }
 
 func fileExists(p string) bool {

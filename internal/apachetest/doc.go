@@ -10,6 +10,11 @@
 // send requests byte for byte, so percent-encoding reaches Apache exactly as
 // written. BuildGo and EchoCGI build CGI programs to serve.
 //
+// The mechanism (layout, httpd.conf, process group, waiting, stopping) is
+// package internal/apache, which returns errors for commands; this package
+// adds what takes a testing.TB: skipping without Apache, failing the test
+// with Apache's logs, stopping in t.Cleanup, and the requests of Do.
+//
 // Tests that use it skip when no Apache binary is installed, except under
 // CI=true, where a missing Apache is a failure: CI must install it
 // (.ci/run does).
