@@ -35,6 +35,22 @@ func TestSearch(t *testing.T) {
 		"javascript:alert(1).txt": "a Berlin document with a hostile file name",
 		"markup.txt":              "<script>alert(1)</script> Ünïcode Markup",
 	})
+	t.Run("without an index, the documents are scanned", func(t *testing.T) { searchCases(t, dir) })
+	buildWithBinary(t, dir)
+	t.Run("with an index from cgigate -index, the same answers", func(t *testing.T) { searchCases(t, dir) })
+}
+
+// buildWithBinary runs "cgigate -index dir".
+func buildWithBinary(t *testing.T, dir string) {
+	t.Helper()
+	out, err := execCommand("-index", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cgigate -index: %v\n%s", err, out)
+	}
+}
+
+// searchCases are the search's answers for the documents of TestSearch.
+func searchCases(t *testing.T, dir string) {
 	for _, tc := range []struct {
 		name  string
 		query string
@@ -48,6 +64,9 @@ func TestSearch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := get(t, tc.query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+			if a.stderr != "" {
+				t.Errorf("stderr %q", a.stderr)
+			}
 			r := jsonResult(t, a.body)
 			var urls []string
 			for _, res := range r.Results {

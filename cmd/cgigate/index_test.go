@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/width"
+
+	"github.com/cgigate/cgigate/bench"
+)
+
+// trickyDocs are documents whose folding moves text around: NFKC that
+// makes white space (U+00A0, U+00A8), full case folding that grows (ß,
+// ﬁ), half-width katakana, combining marks, markup, empty texts.
+var trickyDocs = map[string]string{
+	"tricky/strasse.txt":   "Die Straße\u00a0und STRASSE, ﬁle ｲﾝｻﾂ. Ende",
+	"tricky/cafe.html":     "<title>Caf&eacute;&nbsp;Ｍｅｎｕ</title><p>Kaffee\u00a0Tee ¨ test Cafe\u0301 café</p>",
+	"tricky/empty.txt":     "",
+	"tricky/title.html":    "<title>Nur Titel Straße</title>",
+	"tricky/spaces.txt":    "a  b\t\tc\n\nd   needle   haystack\u3000印刷",
+	"tricky/latin1.txt":    "Stra\xdfe",
+	"tricky/notes.md":      "needle haystack",
+	"tricky/a:b.txt":       "colon needle",
+	"tricky/sub/deep.html": "<title>Deep</title><script>needle</script><p>NEEDLE haystack HAYSTACK</p>",
+}
+
+// corpus is a generated folder plus trickyDocs.
+func corpus(t testing.TB, n int, seed uint64) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := bench.GenerateIndex(dir, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range trickyDocs {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// randomQuery draws one to three keywords from the documents' own words:
+// whole words, pieces of words cut at any rune, changed in case or width,
+// two words joined by a no-break space (one keyword spanning two terms
+// once folded), or white space alone.
+func randomQuery(rng *rand.Rand, words []string) []string {
+	q := make([]string, 1+rng.IntN(3))
+	for i := range q {
+		w := words[rng.IntN(len(words))]
+		switch rng.IntN(8) {
+		case 0: // a piece
+			rs := []rune(w)
+			a := rng.IntN(len(rs))
+			b := a + 1 + rng.IntN(len(rs)-a)
+			w = string(rs[a:b])
+		case 1:
+			w = strings.ToUpper(w)
+		case 2:
+			w = width.Widen.String(w)
+		case 3:
+			w = width.Narrow.String(w)
+		case 4:
+			w += "\u00a0" + words[rng.IntN(len(words))]
+		case 5:
+			w = []string{"\u00a0", "¨", "ß", "SS", "ﬁ", "ｲﾝｻﾂ", "印刷", "e\u0301", ".", ","}[rng.IntN(10)]
+		}
+		q[i] = w
+	}
+	return q
+}
+
+// corpusWords are the white-space separated words of the documents, as
+// written (not folded).
+func corpusWords(t testing.TB, dir string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var words []string
+	if _, err := eachDoc(dir, func(rel, title, text string) error {
+		for _, w := range strings.Fields(title + " " + text) {
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return words
+}
+
+func TestIndexAnswersAsTheScan(t *testing.T) {
+	for _, seed := range []uint64{1, 2} {
+		t.Run(fmt.Sprintf("a generated corpus, seed %d, gives the same results and warnings both ways", seed), func(t *testing.T) {
+			dir := corpus(t, 120, seed)
+			st, err := buildIndex(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Docs != 120+len(trickyDocs)-2 { // not the .md, not the Latin-1 one
+				t.Errorf("indexed %d documents", st.Docs)
+			}
+			words := corpusWords(t, dir)
+			rng := rand.New(rand.NewPCG(seed, 7))
+			found := 0
+			for range 100 {
+				q := randomQuery(rng, words)
+				needles := foldKeywords(q)
+				if len(needles) == 0 {
+					continue
+				}
+				want, wantWarns, err := scan(dir, needles)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, gotWarns, err := searchIndex(st.Path, needles)
+				if err != nil {
+					t.Fatalf("query %q: %v", q, err)
+				}
+				if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotWarns, wantWarns) {
+					t.Fatalf("query %q:\nindex %+v %q\nscan  %+v %q", q, got, gotWarns, want, wantWarns)
+				}
+				if len(want) > 0 {
+					found++
+				}
+			}
+			if found < 35 { // the property says little if nothing matches
+				t.Errorf("only %d of 100 queries found something", found)
+			}
+		})
+	}
+	t.Run("the generator's own query, needle haystack, gives the same ranking", func(t *testing.T) {
+		dir := corpus(t, 1000, 9)
+		st, err := buildIndex(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range [][]string{{bench.Needle, bench.Hay}, {bench.Hay}, {"ｲﾝｻﾂ"}, {"a"}} {
+			needles := foldKeywords(q)
+			want, _, _ := scan(dir, needles)
+			got, _, err := searchIndex(st.Path, needles)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("query %q: %v\nindex %+v\nscan  %+v", q, err, got, want)
+			}
+			if len(want) == 0 {
+				t.Errorf("query %q found nothing", q)
+			}
+		}
+	})
+}
+
+// indexSections opens the index at path and returns where its sections
+// are.
+func indexSections(t *testing.T, path string) *index {
+	t.Helper()
+	ix, err := openIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.f.Close()
+	return ix
+}
+
+// recordOffset is where in the file the record of the document at rel
+// starts, and its length.
+func recordOffset(t *testing.T, ix *index, rel string) (int64, int) {
+	t.Helper()
+	for d := range ix.docs {
+		e := ix.doctab[d*entrySize:]
+		off, n := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[8:])
+		b := make([]byte, n)
+		f, err := os.Open(ix.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.ReadAt(b, int64(ix.secs[secDocs].off+off))
+		f.Close()
+		r := reader{b: b}
+		if r.string() == rel {
+			return int64(ix.secs[secDocs].off + off), int(n)
+		}
+	}
+	t.Fatalf("no record for %s", rel)
+	return 0, 0
+}
+
+func flipByte(t *testing.T, path string, at int64) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[at] ^= 0x20
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"streets.txt": "Straße, Straße and STRASSE",
+		"street.html": "<title>Die Straße</title><p>Eine Straße in Berlin</p>",
+		"other.txt":   "nothing to see",
+	})
+	path := filepath.Join(dir, indexName)
+	query := "strasse"
+	want := jsonResult(t, get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+	if len(want.Results) != 2 {
+		t.Fatalf("the scan found %+v", want.Results)
+	}
+	buildWithBinary(t, dir)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := indexSections(t, path)
+	var strasse int
+	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
+	postings := int64(ix.secs[secPostings].off + binary.LittleEndian.Uint64(ix.terms[strasse*entrySize:]))
+	rec, n := recordOffset(t, ix, "streets.txt")
+
+	for _, tc := range []struct {
+		name    string
+		breakIt func(t *testing.T)
+		logs    string // on stderr
+	}{
+		{"a flipped bit in the header", func(t *testing.T) { flipByte(t, path, 12) }, "corrupt index file: header checksum"},
+		{"another version's magic", func(t *testing.T) { flipByte(t, path, 7) }, "not a cgigate index of this version"},
+		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum"},
+		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry"},
+		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry"},
+		{"a file cut short", func(t *testing.T) { os.WriteFile(path, good[:len(good)/2], 0o644) }, "corrupt index file"},
+		{"an empty file", func(t *testing.T) { os.WriteFile(path, nil, 0o644) }, "corrupt index file: header"},
+		{"a file of something else", func(t *testing.T) { os.WriteFile(path, bytes.Repeat([]byte("<html>"), 100), 0o644) }, "not a cgigate index"},
+		{"a folder where the file should be (unreadable)", func(t *testing.T) {
+			os.Remove(path)
+			os.Mkdir(path, 0o755)
+			t.Cleanup(func() { os.Remove(path) })
+		}, "is a directory"},
+	} {
+		t.Run(tc.name+" is logged and the documents are scanned, with a warning", func(t *testing.T) {
+			if err := os.WriteFile(path, good, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tc.breakIt(t)
+			a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+			if a.status != 200 {
+				t.Fatalf("status %d: %s", a.status, a.body)
+			}
+			r := jsonResult(t, a.body)
+			if !reflect.DeepEqual(r.Results, want.Results) {
+				t.Errorf("results %+v; want %+v", r.Results, want.Results)
+			}
+			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(a.body, dir) {
+				t.Errorf("warnings %q (the answer must not name server paths)", r.Warnings)
+			}
+			if !strings.Contains(a.stderr, tc.logs) || !strings.Contains(a.stderr, path) {
+				t.Errorf("stderr %q; want %q and the path", a.stderr, tc.logs)
+			}
+		})
+	}
+	t.Run("an index the CGI's user may not read is logged and the documents are scanned", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root reads a file of mode 000; the folder case above covers an unreadable index")
+		}
+		os.WriteFile(path, good, 0o644)
+		os.Chmod(path, 0)
+		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		os.Chmod(path, 0o644)
+		if r := jsonResult(t, a.body); a.status != 200 || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.stderr, "permission denied") {
+			t.Errorf("status %d results %+v stderr %q", a.status, r.Results, a.stderr)
+		}
+	})
+	t.Run("no index is no warning: the documents are scanned", func(t *testing.T) {
+		os.Remove(path)
+		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		if r := jsonResult(t, a.body); len(r.Warnings) != 0 || a.stderr != "" || !reflect.DeepEqual(r.Results, want.Results) {
+			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.stderr)
+		}
+	})
+}
+
+func TestIndexCommand(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "bad.txt": "\xff"})
+	path := filepath.Join(dir, indexName)
+	t.Run("cgigate -index writes a file others can read, says what it wrote, and leaves no temporary file", func(t *testing.T) {
+		cmd := execCommand("-index", dir)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, errb.String())
+		}
+		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "bad.txt skipped: not valid UTF-8") {
+			t.Errorf("stdout %q stderr %q", out.String(), errb.String())
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o644 {
+			t.Fatalf("%v %v", fi, err)
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, indexName+"-*"))
+		if len(left) != 0 {
+			t.Errorf("left behind: %q", left)
+		}
+	})
+	t.Run("the index is trusted until rebuilt: a new document is found only after cgigate -index", func(t *testing.T) {
+		os.WriteFile(filepath.Join(dir, "new.txt"), []byte("alpha again"), 0o644)
+		urls := func() []string {
+			var u []string
+			for _, r := range jsonResult(t, get(t, "alpha", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body).Results {
+				u = append(u, r.URL)
+			}
+			return u
+		}
+		if got := urls(); len(got) != 2 {
+			t.Errorf("before rebuilding: %q", got)
+		}
+		buildWithBinary(t, dir)
+		if got := urls(); len(got) != 3 {
+			t.Errorf("after rebuilding: %q", got)
+		}
+	})
+	t.Run("a folder that does not exist is exit status 1 with the reason", func(t *testing.T) {
+		out, err := execCommand("-index", filepath.Join(dir, "nope")).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "nope") {
+			t.Errorf("%v %q", err, out)
+		}
+	})
+	t.Run("in CGI mode -index in argv is an ISINDEX word, never the option", func(t *testing.T) {
+		other := makeIndex(t, map[string]string{"x.txt": "index"})
+		a := runCGI(t, cgiEnv("QUERY_STRING", "-index+"+other, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json"), []string{"-index", other}, strings.NewReader(""))
+		if a.status != 200 {
+			t.Errorf("status %d", a.status)
+		}
+		if _, err := os.Stat(filepath.Join(other, indexName)); err == nil {
+			t.Error("an index was built from argv")
+		}
+	})
+}
+
+func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
+	dir := makeIndex(t, trickyDocs)
+	st, err := buildIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		why     string
+		keyword string
+		want    []string
+	}{
+		{"NO-BREAK SPACE is a space under NFKC, so the keyword spans two terms", "STRASSE\u00a0und", []string{"tricky/strasse.txt"}},
+		{"a keyword across two terms matches pieces of both", "ße\u00a0u", []string{"tricky/strasse.txt"}},
+		{"an ordinary space in the text matches a no-break space in the keyword", "kaffee\u00a0tee", []string{"tricky/cafe.html"}},
+		{"pieces that are in a document but not side by side find nothing", "kaffee\u00a0test", nil},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			needles := foldKeywords([]string{tc.keyword})
+			if !strings.ContainsFunc(needles[0], isTermSep) {
+				t.Fatalf("fold(%q) = %q has no white space", tc.keyword, needles[0])
+			}
+			got, _, err := searchIndex(st.Path, needles)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var urls []string
+			for _, r := range got {
+				urls = append(urls, r.URL)
+			}
+			if !equal(urls, tc.want) {
+				t.Errorf("index found %q; want %q", urls, tc.want)
+			}
+			if scanned, _, _ := scan(dir, needles); !reflect.DeepEqual(got, scanned) {
+				t.Errorf("index %+v; scan %+v", got, scanned)
+			}
+		})
+	}
+}
