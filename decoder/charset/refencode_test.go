@@ -2,7 +2,6 @@ package charset
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 )
 
@@ -159,8 +158,8 @@ func (r *refTables) encoder(name string) func(rune) []byte {
 	return nil
 }
 
-// encodeDivergences are the code points where Encode knowingly departs
-// from the standard's encoder, with the reason.
+// encodeDivergence says why Encode knowingly departs from the standard's
+// encoder for c, or "" where it does not.
 func encodeDivergence(name string, c rune) string {
 	switch {
 	case (name == "shift_jis" || name == "euc-jp") && (c == 0xA5 || c == 0x203E):
@@ -219,4 +218,3 @@ func big5BelowA1(c rune) bool {
 	return err == nil && len(b) == 2 && b[0] < 0xA1
 }
 
-var _ = fmt.Sprint
