@@ -217,4 +217,3 @@ func big5BelowA1(c rune) bool {
 	b, err := MustLookup("big5").Encode(string(c), false)
 	return err == nil && len(b) == 2 && b[0] < 0xA1
 }
-
