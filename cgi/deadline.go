@@ -22,7 +22,15 @@ type deadlineReader struct {
 	done    chan struct{}
 	cur     []byte
 	err     error
+	// The pump reads into at most two buffers of chunkSize, handed back
+	// and forth: one Read copies out while the pump fills the other, and a
+	// large body costs no new buffer per chunk (a 10 MB body made 300 of
+	// them).
+	free chan []byte
+	held []byte // the buffer cur points into, given back once drained
 }
+
+const chunkSize = 32 << 10
 
 var errClosed = errors.New("cgi: body read after Close")
 
@@ -39,9 +47,24 @@ func (d *deadlineReader) start() {
 	d.timer = time.NewTimer(d.timeout)
 	d.chunks = make(chan chunk)
 	d.done = make(chan struct{})
+	d.free = make(chan []byte, 2)
 	go func() {
+		made := 0
 		for {
-			b := make([]byte, 32<<10)
+			var b []byte
+			select {
+			case b = <-d.free:
+			default:
+				if made < 2 {
+					b, made = make([]byte, chunkSize), made+1
+					break
+				}
+				select {
+				case b = <-d.free:
+				case <-d.done:
+					return
+				}
+			}
 			n, err := d.r.Read(b)
 			select {
 			case d.chunks <- chunk{b[:n], err}:
@@ -63,9 +86,13 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 		if d.err != nil {
 			return 0, d.err
 		}
+		if d.held != nil {
+			d.free <- d.held // never blocks: the pump has made at most two
+			d.held = nil
+		}
 		select {
 		case c := <-d.chunks:
-			d.cur, d.err = c.b, c.err
+			d.cur, d.err, d.held = c.b, c.err, c.b[:cap(c.b)]
 		case <-d.timer.C:
 			d.err = &Error{Status: http.StatusRequestTimeout, Op: "body",
 				Msg: fmt.Sprintf("not received within %s", d.timeout)}

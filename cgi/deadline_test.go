@@ -21,6 +21,38 @@ func TestDeadlineReader(t *testing.T) {
 			t.Fatalf("%d bytes, %v", len(got), err)
 		}
 	})
+	t.Run("bytes read in small pieces from reused chunks pass through unchanged", func(t *testing.T) {
+		src := make([]byte, 10*chunkSize+3)
+		rand.Read(src)
+		d := newDeadlineReader(bytes.NewReader(src), time.Minute)
+		defer d.Close()
+		var got []byte
+		p := make([]byte, 1000) // chunks are drained over many reads
+		for {
+			n, err := d.Read(p)
+			got = append(got, p[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, src) {
+			t.Fatalf("%d bytes differ from the %d sent", len(got), len(src))
+		}
+	})
+	t.Run("a large body costs the pump two chunk buffers, not one per chunk", func(t *testing.T) {
+		src := make([]byte, 64*chunkSize)
+		allocs := testing.AllocsPerRun(3, func() {
+			d := newDeadlineReader(bytes.NewReader(src), time.Minute)
+			io.Copy(io.Discard, d)
+			d.Close()
+		})
+		if allocs > 20 { // a timer, channels, the goroutine, two buffers
+			t.Errorf("%.0f allocations for %d chunks", allocs, len(src)/chunkSize)
+		}
+	})
 	t.Run("a silent body fails with 408 at the deadline, and keeps failing", func(t *testing.T) {
 		d := newDeadlineReader(blockingReader{}, time.Millisecond)
 		defer d.Close()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/net/http/httpguts"
 )
@@ -133,7 +134,10 @@ func Respond(w http.ResponseWriter, status int, f Format, body []byte) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Del("Content-Length")
 	w.WriteHeader(status)
-	w.Write(bytes.ToValidUTF8(body, []byte("\uFFFD")))
+	if !utf8.Valid(body) {
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD")) // a copy, only when needed
+	}
+	w.Write(body)
 }
 
 // ErrorBody is the JSON rendering of an error.

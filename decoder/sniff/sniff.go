@@ -212,10 +212,17 @@ func utf8Confidence(samples [][]byte) float64 {
 // in windows-874: E1 BC B9, "แผน", is U+1F39, polytonic Greek).
 func ordinaryUTF8(samples [][]byte) bool {
 	for _, s := range samples {
-		for _, r := range string(s) {
-			if r >= 0x80 && !ordinaryRune(r) {
+		// Decoded in place: ranging over string(s) would copy each sample.
+		for i := 0; i < len(s); {
+			if s[i] < utf8.RuneSelf {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(s[i:])
+			if !ordinaryRune(r) {
 				return false
 			}
+			i += size
 		}
 	}
 	return true
