@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/text/cases"
+	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -262,36 +264,74 @@ func htmlText(b []byte) (title, text string, err error) {
 // folded segment back to where it started in the original.
 type folded struct {
 	text   string
-	starts []int // folded offset where segment i starts
-	orig   []int // original offset of segment i
+	starts []int  // folded offset where segment i starts
+	orig   []int  // original offset of segment i
+	run    []bool // segment i is a run of ASCII bytes, each folded to one byte
 }
 
-var folder = cases.Fold()
+var folder = cases.Fold() // stateless (x/text's caseFolder): safe to share
 
 // fold folds s segment by segment (norm.Iter cuts at normalization
 // boundaries), so that a match in the folded text maps back to the
-// original for the snippet.
+// original for the snippet. It is the one folding of the search: the
+// query's words, the scanned documents and the index all go through it.
+//
+// The result is cases.Fold of norm.NFKC of s (folding is context-free, so
+// it folds segment by segment as well as whole). An ASCII byte that
+// norm.Iter gives as a segment of its own is its own NFKC form and folds
+// to its lower case (CaseFolding.txt folds no other ASCII), so runs of
+// them are copied without x/text and mapped by one entry: most text is
+// such runs, and this is most of the cost of a search.
 func fold(s string) folded {
 	var f folded
+	b := make([]byte, 0, len(s)+len(s)/8)
 	var it norm.Iter
 	it.InitString(norm.NFKC, s)
-	var b strings.Builder
 	for !it.Done() {
 		pos := it.Pos()
 		seg := it.Next()
-		f.starts = append(f.starts, b.Len())
-		f.orig = append(f.orig, pos)
-		b.WriteString(folder.String(string(seg)))
+		if len(seg) == 1 && seg[0] < utf8.RuneSelf && it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
+			if n := len(f.run); n == 0 || !f.run[n-1] {
+				f.starts, f.orig, f.run = append(f.starts, len(b)), append(f.orig, pos), append(f.run, true)
+			}
+			c := seg[0]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			continue
+		}
+		f.starts, f.orig, f.run = append(f.starts, len(b)), append(f.orig, pos), append(f.run, false)
+		b = appendFolded(b, seg)
 	}
-	f.text = b.String()
+	f.text = string(b)
 	return f
 }
 
-// origOffset maps a folded offset to the start of its original segment.
+// appendFolded appends seg case folded to b, without a string per segment.
+func appendFolded(b, seg []byte) []byte {
+	for {
+		n, m, err := folder.Transform(b[len(b):cap(b)], seg, true)
+		b, seg = b[:len(b)+n], seg[m:]
+		if err != transform.ErrShortDst {
+			if err != nil { // not expected of a folder at EOF: the slow way
+				b = append(b, folder.Bytes(seg)...)
+			}
+			return b
+		}
+		b = slices.Grow(b, 4*len(seg)+utf8.UTFMax)
+	}
+}
+
+// origOffset maps a folded offset to the start of its original segment
+// (inside an ASCII run, to its byte).
 func (f folded) origOffset(off int) int {
 	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > off }) - 1
 	if i < 0 {
 		return 0
+	}
+	if f.run[i] {
+		return f.orig[i] + off - f.starts[i]
 	}
 	return f.orig[i]
 }

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"math/rand/v2"
 	"os"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,6 +140,36 @@ func TestFold(t *testing.T) {
 		i := strings.Index(f.text, "y")
 		if got := s[f.origOffset(i):]; got != "y" {
 			t.Errorf("mapped to %q", got)
+		}
+	})
+	t.Run("the folded text is x/text's NFKC then full case folding, and every offset maps back to where its text began", func(t *testing.T) {
+		alphabet := []rune("aZ. \u00a0¨ßẞﬁＡｶﾞｲﾝKǅΣς\u0301\u0308e\u3000印İ\u0345")
+		rng := rand.New(rand.NewPCG(5, 5))
+		caser := cases.Fold()
+		for range 2000 {
+			rs := make([]rune, rng.IntN(12))
+			for i := range rs {
+				rs[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			s := string(rs)
+			f := fold(s)
+			if want := caser.String(norm.NFKC.String(s)); f.text != want {
+				t.Fatalf("fold(%q) = %q; want %q", s, f.text, want)
+			}
+			for off := range len(f.text) {
+				if !utf8.RuneStart(f.text[off]) {
+					continue
+				}
+				o := f.origOffset(off)
+				// An ASCII byte from an ASCII byte maps exactly; else the
+				// offset may be the start of the segment ("Zﾞ" folds to
+				// "z" and a combining mark) or of a character that folds
+				// to several (ﬁ to "f" and "i").
+				exact := f.text[off] < utf8.RuneSelf && o < len(s) && s[o] < utf8.RuneSelf
+				if tail := fold(s[o:]).text; !strings.HasSuffix(tail, f.text[off:]) || (exact && tail != f.text[off:]) {
+					t.Fatalf("fold(%q): offset %d maps to %d, whose fold %q does not end in %q", s, off, o, tail, f.text[off:])
+				}
+			}
 		}
 	})
 }
