@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -199,4 +200,18 @@ func ExampleError() {
 	var e *cgi.Error
 	fmt.Println(errors.As(err, &e), e.Status, e)
 	// Output: true 413 cgi: multipart: more than 1000 parts
+}
+
+func ExampleRespondStream() {
+	w := httptest.NewRecorder()
+	err := cgi.RespondStream(w, http.StatusOK, cgi.Text, func(w io.Writer) error {
+		// A character cut in two by the writes is kept; a bad byte is not.
+		fmt.Fprint(w, "caf\xc3")
+		fmt.Fprint(w, "\xa9 \xff\n")
+		return nil
+	})
+	fmt.Print(err, " ", w.Header().Get("Content-Type"), "\n", w.Body.String())
+	// Output:
+	// <nil> text/plain; charset=utf-8
+	// café �
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -67,17 +68,20 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var body []byte
+	render := func(w io.Writer) error { return writeHTML(w, res) }
 	switch f {
 	case cgi.JSON:
-		body = renderJSON(res)
+		render = func(w io.Writer) error { return writeJSON(w, res) }
 	case cgi.Text:
-		body = renderText(res)
+		render = func(w io.Writer) error { return writeText(w, res) }
 	default:
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", resultCSP)
-		body = renderHTML(res)
 	}
-	cgi.Respond(w, http.StatusOK, f, body)
+	if err := cgi.RespondStream(w, http.StatusOK, f, render); err != nil {
+		// A template fault is a server fault: cgi.Recover answers 500 when
+		// nothing was sent yet (a page under cgi.StreamHold never is).
+		panic(err)
+	}
 }
 
 // isindexFallback takes a GET whose only field is "isindex" (besides

@@ -293,6 +293,40 @@ func TestRenderingEscapes(t *testing.T) {
 	})
 }
 
+// A page past cgi.StreamHold goes out as it is rendered: it must arrive
+// whole, with its headers, in every format.
+func TestLargePagesArriveWhole(t *testing.T) {
+	value := strings.Repeat("印<é>", 40000) // 280 kB decoded, more escaped
+	body := "v=" + url.QueryEscape(value) + "&w=%FF"
+	for _, accept := range []string{"text/html", "application/json", "text/plain"} {
+		t.Run("a "+accept+" page of a 280 kB value holds all of it", func(t *testing.T) {
+			a := postCGI(t, "application/x-www-form-urlencoded", body, "CGIGATE_SNIFF", "0", acceptJSON, accept)
+			if a.status != 200 || a.header.Get("Content-Type") != accept+"; charset=utf-8" || a.header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Fatalf("status %d headers %v", a.status, a.header)
+			}
+			if !utf8.ValidString(a.body) || len(a.body) < len(value) {
+				t.Fatalf("%d bytes, valid UTF-8 %v", len(a.body), utf8.ValidString(a.body))
+			}
+			switch accept {
+			case "application/json":
+				r := jsonResult(t, a.body)
+				if len(r.Fields) != 2 || r.Fields[0].Value != value || r.Fields[1].Value != "\uFFFD" {
+					t.Errorf("%d fields", len(r.Fields))
+				}
+			case "text/plain":
+				if !strings.Contains(a.body, strconv.Quote(value)) || !strings.HasSuffix(a.body, "\n") {
+					t.Errorf("value missing or page cut short: %.60q", a.body[len(a.body)-min(60, len(a.body)):])
+				}
+			default:
+				esc := strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(value)
+				if !strings.Contains(a.body, esc) || !strings.HasSuffix(a.body, "</body></html>\n") {
+					t.Errorf("value missing or page cut short: %.60q", a.body[len(a.body)-min(60, len(a.body)):])
+				}
+			}
+		})
+	}
+}
+
 func TestPromptPage(t *testing.T) {
 	a := get(t, "")
 	t.Run("no query answers the ISINDEX prompt", func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"strings"
 	"sync"
 
@@ -65,35 +66,40 @@ func newResult(f *cgi.Form) result {
 	return res
 }
 
-func renderJSON(res result) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// The renderings write to the response as they go (cgi.RespondStream): a
+// large form's page is never held whole.
+
+// writeJSON writes res as indented JSON. A value encoding/json refuses
+// leaves the body empty, as it always has; a failed write is the
+// response's to report.
+func writeJSON(w io.Writer, res result) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(res)
-	return b.Bytes()
+	return nil
 }
 
-// renderText writes one line per item, every value Go-quoted (%q), so no
-// value can forge a line, and control bytes are visible.
-func renderText(res result) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "kind: %s\nmethod: %s\ncharset: %s (%s)\n", res.Kind, res.Method, res.Charset, res.CharsetSource)
+// writeText writes one line per item, every value Go-quoted (%q), so no
+// value can forge a line, and control bytes are visible. A failed write is
+// the response's to report.
+func writeText(b io.Writer, res result) error {
+	fmt.Fprintf(b, "kind: %s\nmethod: %s\ncharset: %s (%s)\n", res.Kind, res.Method, res.Charset, res.CharsetSource)
 	for _, k := range res.Keywords {
-		fmt.Fprintf(&b, "keyword: %q\n", k)
+		fmt.Fprintf(b, "keyword: %q\n", k)
 	}
 	for _, f := range res.Fields {
-		fmt.Fprintf(&b, "field (%s): %q = %q\n", f.Source, f.Name, f.Value)
+		fmt.Fprintf(b, "field (%s): %q = %q\n", f.Source, f.Name, f.Value)
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(&b, "file: %q filename %q type %q size %d sha256 %s\n", f.Name, f.Filename, f.ContentType, f.Size, f.SHA256)
+		fmt.Fprintf(b, "file: %q filename %q type %q size %d sha256 %s\n", f.Name, f.Filename, f.ContentType, f.Size, f.SHA256)
 	}
 	for _, r := range res.Results {
-		fmt.Fprintf(&b, "result %.3f: %q <%s>\n  %q\n", r.Score, r.Title, r.URL, r.Snippet)
+		fmt.Fprintf(b, "result %.3f: %q <%s>\n  %q\n", r.Score, r.Title, r.URL, r.Snippet)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(&b, "warning: %q\n", w)
+		fmt.Fprintf(b, "warning: %q\n", w)
 	}
-	return b.Bytes()
+	return nil
 }
 
 // Templates are parsed on first use, not at init: a CGI process starts per
@@ -110,12 +116,10 @@ var (
 // Searched is for the template: unexported fields are not visible to it.
 func (r result) Searched() bool { return r.searched }
 
-func renderHTML(res result) []byte {
-	var b bytes.Buffer
-	if err := resultPage().Execute(&b, res); err != nil {
-		panic(err) // a template fault is a server fault; cgi.Recover answers 500
-	}
-	return b.Bytes()
+// writeHTML executes the result page. Its error is a template fault or a
+// failed write.
+func writeHTML(w io.Writer, res result) error {
+	return resultPage().Execute(w, res)
 }
 
 func renderPrompt() []byte {
