@@ -1,6 +1,10 @@
 package charset
 
-import "golang.org/x/text/encoding"
+import (
+	"sync"
+
+	"golang.org/x/text/encoding"
+)
 
 // Big5's index has characters at two pointers (港 is both B4 E4 and FD BB).
 // The Encoding Standard's Big5 encoder (§ 12.1.2) writes the first pointer
@@ -17,6 +21,8 @@ func fixBig5(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
 		decoder:  decoderOf(enc),
-		encoder:  encoderWithExtras(enc, func() map[rune][]byte { return big5Encode }),
+		encoder:  encoderWithExtras(enc, big5Extras),
 	}
 }
+
+var big5Extras = sync.OnceValue(func() map[rune][]byte { return extrasMap(big5Encode[:]) })

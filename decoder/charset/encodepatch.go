@@ -14,6 +14,23 @@ type extraEncoder struct {
 	extras map[rune][]byte
 }
 
+// encodeFix is a code point whose two bytes x/text's encoder writes
+// otherwise than the standard's (generated tables, in code point order).
+type encodeFix struct {
+	r rune
+	b [2]byte
+}
+
+// extrasMap is the map extraEncoder looks fixes up in, built when an
+// encoder is first made, not at init.
+func extrasMap(fixes []encodeFix) map[rune][]byte {
+	m := make(map[rune][]byte, len(fixes))
+	for _, f := range fixes {
+		m[f.r] = []byte{f.b[0], f.b[1]}
+	}
+	return m
+}
+
 func encoderWithExtras(enc encoding.Encoding, extras func() map[rune][]byte) func() transform.Transformer {
 	return func() transform.Transformer {
 		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras()}

@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -23,7 +24,7 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 		scan:     scanEUCJP,
 		// x/text writes U+FFFD wherever it departs from the standard here.
 		trust:   always,
-		encoder: encoderWithExtras(enc, func() map[rune][]byte { return eucJPExtras }),
+		encoder: encoderWithExtras(enc, eucJPExtras),
 	}
 }
 
@@ -32,7 +33,8 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 // U+203E as 5C and 7E, which decode to '\' and '~': those stay refused.
 // x/text writes JIS X 0212 characters as 8F xx xx, which the standard's
 // encoder never does but its decoder reads back: kept, it loses nothing.)
-var eucJPExtras = map[rune][]byte{0x2212: {0xA1, 0xDD}}
+// Built on first use: a map literal is built at init.
+var eucJPExtras = sync.OnceValue(func() map[rune][]byte { return map[rune][]byte{0x2212: {0xA1, 0xDD}} })
 
 func inA1FE(b byte) bool { return b >= 0xA1 && b != 0xFF }
 

@@ -1,7 +1,6 @@
 package charset
 
 import (
-	"maps"
 	"sync"
 
 	"golang.org/x/text/encoding"
@@ -40,7 +39,7 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 // those stay refused, since a non-ASCII character must not come back as
 // ASCII syntax.
 var shiftJISExtras = sync.OnceValue(func() map[rune][]byte {
-	m := maps.Clone(shiftJISEncode)
+	m := extrasMap(shiftJISEncode[:])
 	m[0x80] = []byte{0x80}
 	m[0x2212] = []byte{0x81, 0x7C} // MINUS SIGN as U+FF0D, as the standard says
 	return m

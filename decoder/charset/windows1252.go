@@ -1,6 +1,10 @@
 package charset
 
-import "golang.org/x/text/encoding"
+import (
+	"sync"
+
+	"golang.org/x/text/encoding"
+)
 
 // windows-1252 in the Encoding Standard (index-windows-1252.txt, which the
 // "latin1", "ascii" and "iso-8859-1" labels share, § 4.2) maps the five
@@ -17,13 +21,15 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 		scan:     scanWindows1252,
 		// x/text writes U+FFFD for the five bytes and nowhere else.
 		trust:   always,
-		encoder: encoderWithExtras(enc, func() map[rune][]byte { return windows1252C1 }),
+		encoder: encoderWithExtras(enc, windows1252C1),
 	}
 }
 
 // windows1252C1 are the code points x/text's windows-1252 lacks, each its
-// own byte.
-var windows1252C1 = map[rune][]byte{0x81: {0x81}, 0x8D: {0x8D}, 0x8F: {0x8F}, 0x90: {0x90}, 0x9D: {0x9D}}
+// own byte; the map is built on first use, not at init.
+var windows1252C1 = sync.OnceValue(func() map[rune][]byte {
+	return map[rune][]byte{0x81: {0x81}, 0x8D: {0x8D}, 0x8F: {0x8F}, 0x90: {0x90}, 0x9D: {0x9D}}
+})
 
 func isWindows1252C1(b byte) bool {
 	return b == 0x81 || b == 0x8D || b == 0x8F || b == 0x90 || b == 0x9D
