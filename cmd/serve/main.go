@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -31,16 +30,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
-	"github.com/cgigate/cgigate/internal/apachetest"
-)
-
-// Bounds on waiting for a child; not assertions about speed, only when to
-// give up on a child that is broken.
-const (
-	startBound = 30 * time.Second
-	stopBound  = 15 * time.Second
+	"github.com/cgigate/cgigate/internal/apache"
 )
 
 func main() {
@@ -87,10 +78,10 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 	ln.Close()
 	getenv := envLookup(environ)
 
-	apache := ""
+	bin := ""
 	if !*goHost {
-		apache, err = apachetest.FindBinary(getenv, m.lookPath, m.exists)
-		if err != nil && !errors.Is(err, apachetest.ErrNoApache) {
+		bin, err = apache.FindBinary(getenv, m.lookPath, m.exists)
+		if err != nil && !errors.Is(err, apache.ErrNoApache) {
 			fmt.Fprintf(stderr, "serve: %v\n", err) // a wrong APACHE_BIN is a mistake to report, not to work around
 			return 1
 		}
@@ -112,14 +103,16 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 		return 1
 	}
 
-	var srv *child
-	if apache != "" {
-		srv, err = startApache(apache, root, host, port, environ, stdout, stderr)
+	var srv server
+	name := "apache"
+	if bin != "" {
+		srv, err = startApache(bin, root, host, port, environ, stdout, stderr)
 	} else {
 		if !*goHost {
-			fmt.Fprintf(stdout, "serve: %v\n", apachetest.ErrNoApache)
+			fmt.Fprintf(stdout, "serve: %v\n", apache.ErrNoApache)
 		}
 		fmt.Fprintln(stdout, "serve: serving with Go's own CGI host (cgigate -http, net/http/cgi) instead of Apache")
+		name = "cgigate -http"
 		srv, err = startGoHost(gateway, *addr, environ, stdout, stderr)
 	}
 	if err != nil {
@@ -130,14 +123,14 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 
 	select {
 	case <-ctx.Done():
-		if err := srv.stop(); err != nil {
+		if err := srv.Stop(); err != nil {
 			fmt.Fprintf(stderr, "serve: %v\n", err)
 			return 1
 		}
 		fmt.Fprintln(stdout, "serve: stopped")
 		return 0
-	case <-srv.done:
-		fmt.Fprintf(stderr, "serve: %s exited: %v\n", srv.name, srv.err)
+	case <-srv.Done():
+		fmt.Fprintf(stderr, "serve: %s exited: %v\n", name, srv.Err())
 		return 1
 	}
 }
@@ -158,37 +151,16 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// makeRoot makes the temporary ServerRoot, mode 0755 with a cgi-bin and
-// htdocs in it, and checks that www-data can reach it when Apache would
-// run its children as www-data (that is, when this runs as root).
+// makeRoot makes the temporary ServerRoot with a cgi-bin for the gateway,
+// mode 0755 (apache.TempDir, which checks that www-data can reach it when
+// Apache would run its children as www-data, that is, when this runs as
+// root). The Go CGI host needs no more; apache.Start lays out the rest.
 func makeRoot() (string, error) {
-	root, err := os.MkdirTemp("", "cgigate-serve-")
+	root, err := apache.TempDir("cgigate-serve-")
 	if err != nil {
 		return "", err
 	}
-	for _, d := range []string{root, filepath.Join(root, "cgi-bin"), filepath.Join(root, "htdocs"), filepath.Join(root, "logs")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return root, err
-		}
-		if err := os.Chmod(d, 0o755); err != nil { // MkdirAll's mode is filtered by the umask
-			return root, err
-		}
-	}
-	if os.Geteuid() != 0 {
-		return root, nil
-	}
-	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
-		if err != nil {
-			return root, err
-		}
-		if fi.Mode().Perm()&0o001 == 0 {
-			return root, fmt.Errorf("%s is not searchable by www-data (mode %v); set TMPDIR to a folder it can reach, such as /tmp", d, fi.Mode().Perm())
-		}
-		if d == filepath.Dir(d) {
-			return root, nil
-		}
-	}
+	return root, apache.Mkdir(filepath.Join(root, "cgi-bin"), 0o755)
 }
 
 // buildGateway builds cmd/cgigate statically, as it is deployed, to out
@@ -210,88 +182,31 @@ func buildGateway(out string, environ []string, stderr io.Writer) error {
 // onlyWriter hides what else a writer is, such as an *os.File.
 type onlyWriter struct{ io.Writer }
 
-// child is a server process in its own process group, so that a
-// terminal's Ctrl-C reaches only this command, which stops it by its pid.
-type child struct {
-	name string
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error // set before done is closed
-}
-
-func startChild(name string, cmd *exec.Cmd) (*child, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &child{name: name, cmd: cmd, done: make(chan struct{})}
-	go func() { c.err = cmd.Wait(); close(c.done) }()
-	return c, nil
-}
-
-// stop sends SIGTERM to the child's pid (Apache then stops its own
-// children and the cgid daemon) and waits; after stopBound it kills the
-// child's process group, which this command made.
-func (c *child) stop() error {
-	pid := c.cmd.Process.Pid
-	select {
-	case <-c.done:
-		return fmt.Errorf("%s (pid %d) had already exited: %v", c.name, pid, c.err)
-	default:
-	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		return fmt.Errorf("SIGTERM to %s pid %d: %w", c.name, pid, err)
-	}
-	select {
-	case <-c.done:
-		return nil
-	case <-time.After(stopBound):
-	}
-	syscall.Kill(-pid, syscall.SIGKILL)
-	<-c.done
-	return fmt.Errorf("%s (pid %d) ignored SIGTERM for %v and was killed", c.name, pid, stopBound)
+// server is what run waits on and stops: Apache or Go's CGI host, each a
+// child in its own process group, so that a terminal's Ctrl-C reaches only
+// this command, which stops it by its pid.
+type server interface {
+	Stop() error
+	Done() <-chan struct{}
+	Err() error
 }
 
 // startApache renders the configuration into root and runs Apache in the
 // foreground until it answers on host:port.
-func startApache(bin, root, host string, port int, environ []string, stdout, stderr io.Writer) (*child, error) {
-	user, group := apachetest.Account(os.Geteuid(), os.Getegid())
-	cfg := apacheConfig(root, apachetest.ModuleDir(bin, fileExists), user, group, host, port, gatewayEnv(environ))
-	conf := filepath.Join(root, "httpd.conf")
-	f, err := os.Create(conf)
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.Render(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(stdout, "serve: %s -f %s -DFOREGROUND (event MPM, mod_cgid, children as %s)\n", bin, conf, user)
-	cmd := exec.Command(bin, "-f", conf, "-DFOREGROUND")
-	cmd.Env = environ
+func startApache(bin, root, host string, port int, environ []string, stdout, stderr io.Writer) (*apache.Server, error) {
+	user, group := apache.Account(os.Geteuid(), os.Getegid())
+	cfg := apacheConfig(root, apache.ModuleDir(bin, fileExists), user, group, host, port, gatewayEnv(environ))
+	fmt.Fprintf(stdout, "serve: %s -f %s -DFOREGROUND (event MPM, mod_cgid, children as %s)\n", bin, filepath.Join(root, "httpd.conf"), user)
 	// Apache reopens /dev/stdout and /dev/stderr for its logs; behind a
 	// pipe (exec makes one for a writer that is no *os.File) its lines
 	// and this command's cannot overwrite each other in a redirected file.
-	cmd.Stdout, cmd.Stderr = onlyWriter{stdout}, onlyWriter{stderr}
-	cmd.WaitDelay = stopBound
-	c, err := startChild("apache", cmd)
-	if err != nil {
-		return nil, err
-	}
-	if err := waitHTTP(c, "http://"+net.JoinHostPort(host, fmt.Sprint(port))+"/"); err != nil {
-		c.stop()
-		return nil, err
-	}
-	return c, nil
+	return apache.Start(bin, apache.Options{Config: cfg, Environ: environ, Stdout: onlyWriter{stdout}, Stderr: onlyWriter{stderr}})
 }
 
 // startGoHost runs "cgigate -http addr", which serves every request by
 // running itself as a CGI child through net/http/cgi.Handler, and waits
 // for the line in which it says it listens.
-func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Writer) (*child, error) {
+func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Writer) (*apache.Child, error) {
 	cmd := exec.Command(gateway, "-http", addr)
 	cmd.Env = childEnv(environ)
 	cmd.Stderr = stderr
@@ -299,13 +214,13 @@ func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Write
 	if err != nil {
 		return nil, err
 	}
-	c, err := startChild("cgigate -http", cmd)
+	c, err := apache.StartChild("cgigate -http", cmd)
 	if err != nil {
 		return nil, err
 	}
 	lines := bufio.NewScanner(out)
 	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "cgigate: open ") {
-		c.stop()
+		c.Stop()
 		return nil, fmt.Errorf("cgigate -http %s did not start: %q", addr, lines.Text())
 	}
 	go func() { // keep the pipe drained
@@ -314,23 +229,4 @@ func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Write
 		}
 	}()
 	return c, nil
-}
-
-// waitHTTP polls url until it answers or the child exits.
-func waitHTTP(c *child, url string) error {
-	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil}}
-	deadline := time.Now().Add(startBound)
-	for time.Now().Before(deadline) {
-		select {
-		case <-c.done:
-			return fmt.Errorf("%s exited before answering: %v", c.name, c.err)
-		default:
-		}
-		if resp, err := client.Get(url); err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return fmt.Errorf("%s did not answer on %s within %v", c.name, url, startBound)
 }

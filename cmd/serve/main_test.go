@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/apachetest"
 )
 
@@ -124,10 +125,10 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *session
 }
 
 // waitFor returns the first stdout line with prefix, or fails t when the
-// command ends (or startBound passes) first.
+// command ends (or twice apache.StartBound passes) first.
 func (s *session) waitFor(t *testing.T, prefix string) string {
 	t.Helper()
-	timeout := time.After(2 * startBound) // includes building the gateway
+	timeout := time.After(2 * apache.StartBound) // includes building the gateway
 	for {
 		select {
 		case l, ok := <-s.lines:
@@ -164,7 +165,7 @@ func (s *session) interrupt(t *testing.T) int {
 			t.Fatal(err)
 		}
 		return 0
-	case <-time.After(2 * stopBound):
+	case <-time.After(2 * apache.StopBound):
 		s.cmd.Process.Kill()
 		t.Fatalf("serve did not stop on Ctrl-C; stderr:\n%s", s.stderr.String())
 	}
@@ -175,7 +176,7 @@ func (s *session) interrupt(t *testing.T) int {
 // no Apache is found: it must say so, serve with Go's own CGI host, and
 // stop when its context is cancelled (as by Ctrl-C).
 func TestServeWithoutApache(t *testing.T) {
-	port, err := apachetest.FreePort()
+	port, err := apache.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestServe(t *testing.T) {
 			if m.args == nil {
 				apachetest.Binary(t) // skips (fails under CI=true) without Apache
 			}
-			port, err := apachetest.FreePort()
+			port, err := apache.FreePort()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -320,7 +321,7 @@ func TestServe(t *testing.T) {
 		}
 	})
 	t.Run("an APACHE_BIN naming no file is an error, not a fallback", func(t *testing.T) {
-		port, err := apachetest.FreePort()
+		port, err := apache.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}

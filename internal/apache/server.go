@@ -97,6 +97,7 @@ type Server struct {
 // that the reason (a module missing, a port taken, a bad directive) is in
 // the message and not only in a file removed with its ServerRoot.
 type StartError struct {
+	// Bin is the httpd binary, named by Err too.
 	Bin string
 	// ConfigPath is the rendered httpd.conf (empty for StartProcess).
 	ConfigPath string
@@ -107,7 +108,7 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	s := "apache: " + e.Bin + ": " + e.Err.Error()
+	s := "apache: " + e.Err.Error() // which names Bin
 	if e.ConfigPath != "" {
 		s += "\nconfig " + e.ConfigPath
 	}
