@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/cgigate/cgigate/bench"
@@ -115,17 +114,6 @@ func ExampleCGIEnv() {
 	// HTTP_ACCEPT=application/json
 }
 
-func ExampleRun() {
-	err := bench.Run("demo", nil, func(t testing.TB) {
-		t.Cleanup(func() { fmt.Println("cleaned up") })
-		t.Fatal("no Apache here")
-	})
-	fmt.Println(err)
-	// Output:
-	// cleaned up
-	// bench: demo failed: no Apache here
-}
-
 func ExampleModuleRoot() {
 	wd, _ := os.Getwd()
 	root, err := bench.ModuleRoot(wd)
@@ -154,14 +142,34 @@ func ExampleMissing() {
 }
 
 func ExampleStartApache() {
-	bench.Run("load", os.Stderr, func(t testing.TB) {
-		peers, _ := bench.BuildPeers(t.TempDir(), ".", "")
-		fcgi := bench.StartFastCGI(t, peers[bench.Gateway], nil)
-		s := bench.StartApache(t, httpdconf.MPMEvent, peers, fcgi)
-		fmt.Println(bench.Check(s))
-		res := bench.LoadRounds(context.Background(), []*bench.Server{s}, bench.Plan{Rounds: 3}, os.Stderr)
-		bench.FormatTable(os.Stdout, bench.Summarize(res))
-	})
+	dir, _ := os.MkdirTemp("", "peers-")
+	defer os.RemoveAll(dir)
+	peers, _ := bench.BuildPeers(dir, ".", "")
+	fcgi, err := bench.StartFastCGI(peers[bench.Gateway], nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer fcgi.Stop()
+	s, err := bench.StartApache(httpdconf.MPMEvent, peers, fcgi.Addr)
+	if err != nil {
+		fmt.Println(err) // apache.ErrNoApache, or what Apache said
+		return
+	}
+	defer s.Stop()
+	fmt.Println(bench.Check(s))
+	res := bench.LoadRounds(context.Background(), []*bench.Server{s}, bench.Plan{Rounds: 3}, os.Stderr)
+	bench.FormatTable(os.Stdout, bench.Summarize(res))
+}
+
+func ExampleStartFastCGI() {
+	fcgi, err := bench.StartFastCGI("./cgigate", []string{"CGIGATE_CHARSET=utf-8"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer fcgi.Stop()
+	fmt.Println(fcgi.Addr)
 }
 
 func ExampleWrk() {

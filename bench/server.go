@@ -3,17 +3,16 @@ package bench
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
-	"testing"
 	"time"
 
 	"github.com/cgigate/cgigate/httpdconf"
-	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/apache"
 )
 
 // The benchmark's request: a FORM GET whose two fields need decoding
@@ -36,7 +35,7 @@ const FastCGIPath = "/fcgi/cgigate"
 // Server is one Apache with the peers in its cgi-bin.
 type Server struct {
 	MPM    httpdconf.MPM
-	Apache *apachetest.Server
+	Apache *apache.Server
 	// FastCGI is true when FastCGIPath reaches a cgigate -fcgi.
 	FastCGI bool
 }
@@ -59,44 +58,61 @@ func (s *Server) Peers() []string {
 	return p
 }
 
-// StartApache starts Apache with mpm for t, the programs of peers (name ->
-// path) in its cgi-bin, and, when fcgiAddr is not empty, FastCGIPath
-// proxied to it (mod_proxy_fcgi). LogLevel is warn: an error log line per
-// request would be part of what is measured.
-func StartApache(t testing.TB, mpm httpdconf.MPM, peers map[string]string, fcgiAddr string) *Server {
-	t.Helper()
-	opts := apachetest.Options{MPM: mpm, CGI: peers, LogLevel: "warn", FastCGI: fcgiAddr}
-	if fcgiAddr != "" {
-		opts.FastCGIPath = FastCGIPath
+// Stop stops Apache by its pid and removes its ServerRoot.
+func (s *Server) Stop() error { return s.Apache.Stop() }
+
+// StartApache starts Apache with mpm (found as apache.FindBinary finds
+// it; apache.ErrNoApache when there is none), the programs of peers (name
+// -> path) in its cgi-bin, and, when fcgiAddr is not empty, FastCGIPath
+// proxied to it (mod_proxy_fcgi), in a fresh ServerRoot that Stop removes.
+// LogLevel is warn: an error log line per request would be part of what
+// is measured. It returns errors rather than taking a testing.TB, so that
+// cmd/cgibench and tests share it.
+func StartApache(mpm httpdconf.MPM, peers map[string]string, fcgiAddr string) (*Server, error) {
+	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
+	if err != nil {
+		return nil, err
 	}
-	return &Server{MPM: mpm, Apache: apachetest.Start(t, opts), FastCGI: fcgiAddr != ""}
+	cfg := httpdconf.Config{MPM: mpm, LogLevel: "warn", FastCGI: fcgiAddr}
+	if fcgiAddr != "" {
+		cfg.FastCGIPath = FastCGIPath
+	}
+	a, err := apache.Start(bin, apache.Options{Config: cfg, CGI: peers})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{MPM: mpm, Apache: a, FastCGI: fcgiAddr != ""}, nil
 }
 
-// StartFastCGI starts "gateway -fcgi 127.0.0.1:PORT" for t, with env
-// added to its environment, waits until it listens and stops it (by its
-// pid) when t ends. It returns the address.
-func StartFastCGI(t testing.TB, gateway string, env []string) string {
-	t.Helper()
-	port, err := apachetest.FreePort()
+// FastCGI is a running "cgigate -fcgi ADDR", the gateway's FastCGI mode
+// measured beside its CGI mode.
+type FastCGI struct {
+	// Addr is where it listens, 127.0.0.1:PORT, for StartApache.
+	Addr  string
+	child *apache.Child
+}
+
+// Stop stops it by its pid (SIGTERM, then SIGKILL after apache.StopBound).
+func (f *FastCGI) Stop() error { return f.child.Stop() }
+
+// StartFastCGI starts "gateway -fcgi 127.0.0.1:PORT" on a free port, with
+// env added to its environment, and waits until it says it listens.
+func StartFastCGI(gateway string, env []string) (*FastCGI, error) {
+	port, err := apache.FreePort()
 	if err != nil {
-		t.Fatalf("bench: %v", err)
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	cmd := exec.Command(gateway, "-fcgi", addr)
 	cmd.Env = append(cleanEnv(), env...)
-	out, err := cmd.StdoutPipe()
+	out, w := io.Pipe()
+	cmd.Stdout, cmd.Stderr = w, os.Stderr
+	cmd.WaitDelay = apache.StopBound
+	c, err := apache.StartChild(gateway+" -fcgi", cmd)
 	if err != nil {
-		t.Fatalf("bench: %v", err)
+		return nil, fmt.Errorf("bench: %s -fcgi: %w", gateway, err)
 	}
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("bench: %s -fcgi: %v", gateway, err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	})
+	go func() { <-c.Done(); w.Close() }()
 	ready := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -105,18 +121,19 @@ func StartFastCGI(t testing.TB, gateway string, env []string) string {
 		} else {
 			ready <- fmt.Errorf("bench: %s -fcgi %s printed %q", gateway, addr, sc.Text())
 		}
-		for sc.Scan() {
+		for sc.Scan() { // keep the pipe drained
 		}
 	}()
 	select {
-	case err := <-ready:
-		if err != nil {
-			t.Fatal(err)
-		}
+	case err = <-ready:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("bench: %s -fcgi %s did not start within 10s", gateway, addr)
+		err = fmt.Errorf("bench: %s -fcgi %s did not start within 10s", gateway, addr)
 	}
-	return addr
+	if err != nil {
+		c.Stop()
+		return nil, err
+	}
+	return &FastCGI{Addr: addr, child: c}, nil
 }
 
 // cleanEnv is the environment child programs get: PATH and TMPDIR only,
@@ -127,4 +144,9 @@ func cleanEnv() []string {
 		env = append(env, "TMPDIR="+d)
 	}
 	return env
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -17,6 +17,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,12 +29,11 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/httpdconf"
-	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/apache"
 )
 
 func main() {
@@ -102,9 +102,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = bench.Run("cgibench", stderr, func(t testing.TB) { report(ctx, t, o, stdout, stderr) })
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	if err := report(ctx, o, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "cgibench:", err)
 		return 1
 	}
 	return 0
@@ -112,22 +111,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func (o options) want(part string) bool { return slices.Contains(o.only, part) }
 
-func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer) {
+// report writes the parts o asks for to w and progress lines to
+// progress. Servers and temporary folders are gone when it returns; an
+// error ends it, except a failure to write -raw, returned at the end.
+func report(ctx context.Context, o options, w, progress io.Writer) error {
 	root, err := os.Getwd()
 	if err == nil {
 		root, err = bench.ModuleRoot(root)
 	}
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if miss := bench.Missing(bench.Interpreters); len(miss) > 0 {
-		t.Fatalf("missing: %s", strings.Join(miss, "; "))
+		return fmt.Errorf("missing: %s", strings.Join(miss, "; "))
 	}
-	build := apachetest.Dir(t)
+	build, err := apache.TempDir("cgibench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(build)
 	peers, err := bench.BuildPeers(build, root, o.gateway)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
+	var late error
 	argv := map[string][]string{}
 	for name, p := range peers {
 		argv[name] = []string{p}
@@ -136,24 +143,27 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 
 	if o.want("load") {
 		fmt.Fprintln(progress, "cgibench: load rounds")
-		fcgi := bench.StartFastCGI(t, peers[bench.Gateway], nil)
+		fcgi, err := bench.StartFastCGI(peers[bench.Gateway], nil)
+		if err != nil {
+			return err
+		}
+		defer fcgi.Stop()
 		var servers []*bench.Server
 		for _, m := range o.mpms {
-			s := bench.StartApache(t, m, peers, fcgi)
+			s, err := bench.StartApache(m, peers, fcgi.Addr)
+			if err != nil {
+				return err
+			}
+			defer s.Stop()
 			if errs := bench.Check(s); len(errs) > 0 {
-				for _, e := range errs {
-					t.Error(e)
-				}
-				t.FailNow()
+				return errors.Join(errs...)
 			}
 			servers = append(servers, s)
 		}
 		res := bench.LoadRounds(ctx, servers, o.plan, progress)
 		rows := bench.Summarize(res)
 		if o.raw != "" {
-			if err := writeRaw(o.raw, res); err != nil {
-				t.Error(err)
-			}
+			late = writeRaw(o.raw, res)
 		}
 		fmt.Fprintf(w, "## Load under Apache (wrk, %d rounds of %v per target, interleaved)\n\n", len(res.Rounds), o.plan.Duration)
 		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n\n", bench.Query)
@@ -174,7 +184,7 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 		}
 		colds, err := bench.ColdStarts(progs, o.coldRuns)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		fmt.Fprintf(w, "## Cold start (exec to exit, FORM GET, JSON out, %d runs each, interleaved)\n\n", o.coldRuns)
 		fmt.Fprintln(w, "Wall: fork in the Go parent to reaped exit. CPU: the child's user + system time (getrusage), what bounds req/s when the cores are the limit.")
@@ -193,7 +203,7 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 		for _, name := range []string{bench.Gateway, bench.GoCGI} {
 			s, err := bench.TraceInit(argv[name], env, o.initRuns)
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			sums[name] = s
 			n := 0
@@ -212,12 +222,17 @@ func report(ctx context.Context, t testing.TB, o options, w, progress io.Writer)
 	}
 	if o.want("mem") {
 		fmt.Fprintln(progress, "cgibench: memory")
-		memory(t, w, peers[bench.Gateway], o)
+		if err := memory(w, peers[bench.Gateway], o); err != nil {
+			return err
+		}
 	}
 	if o.want("search") {
 		fmt.Fprintln(progress, "cgibench: search")
-		search(t, w, peers[bench.Gateway], o)
+		if err := search(w, peers[bench.Gateway], o); err != nil {
+			return err
+		}
 	}
+	return late
 }
 
 func machine(w io.Writer) {
@@ -230,10 +245,10 @@ func machine(w io.Writer) {
 			}
 		}
 	}
-	apache := "unknown"
-	if bin, err := apachetest.FindBinary(os.Getenv, execLookPath, fileExists); err == nil {
+	version := "unknown"
+	if bin, err := apache.FindBinary(os.Getenv, execLookPath, fileExists); err == nil {
 		if out, err := execOutput(bin, "-v"); err == nil {
-			apache = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(out, "\n", 2)[0], "Server version:"))
+			version = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(out, "\n", 2)[0], "Server version:"))
 		}
 	}
 	load := ""
@@ -241,7 +256,7 @@ func machine(w io.Writer) {
 		load = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
 	fmt.Fprintf(w, "# cgibench report\n\nMachine: %d CPUs (nproc), %s; %s; %s; %s/%s; load average at start %s; %s.\n\n",
-		runtime.NumCPU(), cpu, apache, wrkVersion(), runtime.Version(), runtime.GOARCH, load, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+		runtime.NumCPU(), cpu, version, wrkVersion(), runtime.Version(), runtime.GOARCH, load, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 }
 
 func wrkVersion() string {
@@ -264,8 +279,12 @@ func fcgiVsCGI(w io.Writer, rows []bench.Row) {
 	fmt.Fprintln(w)
 }
 
-func memory(t testing.TB, w io.Writer, gateway string, o options) {
-	dir := t.TempDir()
+func memory(w io.Writer, gateway string, o options) error {
+	dir, err := os.MkdirTemp("", "cgibench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
 	env := []string{"TMPDIR=" + dir, "CGIGATE_MAX_BODY=" + strconv.Itoa(300_000_000)}
 	fmt.Fprintln(w, "## Peak RSS of cgigate (CGI child, body on a stdin pipe, /usr/bin/time -v)")
 	fmt.Fprintln(w)
@@ -280,12 +299,12 @@ func memory(t testing.TB, w io.Writer, gateway string, o options) {
 			path := filepath.Join(dir, "body")
 			ct, err := k.write(path, int64(mb*1e6))
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			m, err := bench.PeakRSS(gateway, k.kind, path, ct, env)
 			os.Remove(path)
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			xs, ys = append(xs, float64(m.Body)), append(ys, float64(m.PeakKB)*1024)
 			fmt.Fprintf(w, "| %s | %.2f MB | %.1f MB | %.2f | %s | %s |\n", k.kind, float64(m.Body)/1e6, float64(m.PeakKB)*1024/1e6,
@@ -294,27 +313,34 @@ func memory(t testing.TB, w io.Writer, gateway string, o options) {
 		fmt.Fprintf(w, "| %s | slope | %.3f bytes of RSS per body byte (least squares) | | | |\n", k.kind, bench.Slope(xs, ys))
 	}
 	fmt.Fprintln(w)
+	return nil
 }
 
-func search(t testing.TB, w io.Writer, gateway string, o options) {
+func search(w io.Writer, gateway string, o options) error {
+	tmp, err := os.MkdirTemp("", "cgibench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	fmt.Fprintln(w, "## ISINDEX search over generated documents (CGI child, exec to exit, JSON out)")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Query: `?%s+%s` (both words must occur); the documents are walked and read on every request.\n", bench.Needle, bench.Hay)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| documents | median per request | results | under 100 ms |\n|---:|---:|---:|---|")
 	for _, n := range o.searchDocs {
-		dir := filepath.Join(t.TempDir(), "index")
+		dir := filepath.Join(tmp, "index")
 		if err := bench.GenerateIndex(dir, n, 1); err != nil {
-			t.Fatal(err)
+			return err
 		}
 		s, err := bench.SearchTime(gateway, dir, n, []string{bench.Needle, bench.Hay}, o.searchRuns)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		fmt.Fprintf(w, "| %d | %s | %d | %v |\n", s.Docs, bench.FormatDuration(s.Median), s.Results, s.Median < 100*time.Millisecond)
 		os.RemoveAll(dir)
 	}
 	fmt.Fprintln(w)
+	return nil
 }
 
 func ints(s string) ([]int, error) {
