@@ -37,6 +37,7 @@ func TempDir(prefix string) (string, error) {
 // ReachError reports a folder above a ServerRoot that www-data cannot
 // search, so that Apache's children could not reach their programs.
 type ReachError struct {
+	// Path is the folder others cannot search; Mode its permissions.
 	Path string
 	Mode fs.FileMode
 }

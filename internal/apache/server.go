@@ -101,9 +101,13 @@ type StartError struct {
 	Bin string
 	// ConfigPath is the rendered httpd.conf (empty for StartProcess).
 	ConfigPath string
-	Err        error
-	// Startup is what Apache printed before opening its error log.
-	Startup  string
+	// Err says what went wrong: an exit before answering, no answer within
+	// StartBound, or a failure to run the binary at all.
+	Err error
+	// Startup is what Apache printed before opening its error log (empty
+	// when its output went to Options.Stdout and Stderr).
+	Startup string
+	// ErrorLog is the error log's contents, when it is a regular file.
 	ErrorLog string
 }
 
