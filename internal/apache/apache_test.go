@@ -224,3 +224,23 @@ func TestFindBinaryRefusesAMissingAPACHEBIN(t *testing.T) {
 		t.Errorf("FindBinary = %v, want a not-exist error naming /nope/httpd", err)
 	}
 }
+
+func TestStartOnABusyGivenPortIsAStartErrorSayingSo(t *testing.T) {
+	bin := binary(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	// The listener takes connections but never answers HTTP, so the
+	// start-up poll cannot mistake it for Apache.
+	_, err = Start(bin, Options{Config: httpdconf.Config{Port: port}})
+	var se *StartError
+	if !errors.As(err, &se) || !strings.Contains(se.Startup+se.ErrorLog, "Address already in use") {
+		t.Fatalf("Start on a busy port = %v, want a StartError with Apache's \"Address already in use\"", err)
+	}
+	if _, err := os.Stat(filepath.Dir(se.ConfigPath)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the fresh ServerRoot %s is still there after the failure (%v)", filepath.Dir(se.ConfigPath), err)
+	}
+}
