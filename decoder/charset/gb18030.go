@@ -177,7 +177,7 @@ type gbTable struct {
 	specialLead [256]bool
 }
 
-// gbTables is built on first use (tens of microseconds), not at init:
+// gbTables is built on first use (0.1-0.2 ms), not at init:
 // only text that x/text's decoder cannot be trusted with is scanned, and
 // only the gb18030 encoder's extras need it otherwise.
 var gbTables = sync.OnceValue(func() *gbTable {
