@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -70,9 +71,11 @@ const (
 	secDocs
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: a CGI process that answers a form and
+// never opens the index should not pay for the table at start-up.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
-func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
 
 // isTermSep separates terms, in the index and in a keyword.
 func isTermSep(r rune) bool { return unicode.IsSpace(r) }
