@@ -69,27 +69,7 @@ func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin stri
 }
 
 func TestFastCGIMode(t *testing.T) {
-	cmd := exec.Command(bin, "-fcgi", "127.0.0.1:0")
-	cmd.Env = []string{"CGIGATE_NCR=1"}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "cgigate: FastCGI on ")
-	if !ok {
-		t.Fatalf("printed %q", line)
-	}
+	addr := startMode(t, "-fcgi", "cgigate: FastCGI on ")
 	params := func(kv ...string) map[string]string {
 		m := map[string]string{"REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "SCRIPT_NAME": "/cgi-bin/cgigate",
 			"REMOTE_ADDR": "192.0.2.1", "REMOTE_PORT": "1234", "HTTP_ACCEPT": "application/json"}

@@ -11,9 +11,12 @@ import (
 	"testing"
 )
 
-// -http serves through net/http/cgi.Handler running the binary itself.
-func TestHTTPMode(t *testing.T) {
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+// startMode runs the gateway in a server mode (-http or -fcgi) on a free
+// loopback port until t ends, and returns what its first line says after
+// prefix: the URL or address it listens on.
+func startMode(t *testing.T, mode, prefix string) string {
+	t.Helper()
+	cmd := exec.Command(bin, mode, "127.0.0.1:0")
 	cmd.Env = []string{"CGIGATE_NCR=1"}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -22,17 +25,26 @@ func TestHTTPMode(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
-	}()
+	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, ok := strings.CutPrefix(strings.TrimSpace(line), "cgigate: open ")
-	if !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
-		t.Fatalf("printed %q", line)
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix)
+	if !ok {
+		t.Fatalf("%s printed %q, want a line starting %q", mode, line, prefix)
+	}
+	return rest
+}
+
+// -http serves through net/http/cgi.Handler running the binary itself.
+func TestHTTPMode(t *testing.T) {
+	u := startMode(t, "-http", "cgigate: open ")
+	if !strings.HasPrefix(u, "http://127.0.0.1:") {
+		t.Fatalf("printed the URL %q", u)
 	}
 	t.Run("it prints the URL to open and answers through the CGI path", func(t *testing.T) {
 		req, _ := http.NewRequest("GET", u+"?q=%26%2321360%3B", nil)
