@@ -68,14 +68,18 @@ func sniffKey(samples [][]byte, ev sniff.Evidence) string {
 	return b.String()
 }
 
-// choose applies the order the command documents: hints, the _charset_
-// field, -charset, sniffing, UTF-8. It mirrors decoder's source order
-// (hint, _charset_, config, sniffed, default) but over the samples of the
-// whole URL rather than of the query alone, since a 1990s browser sent
-// the path in the same charset as the query.
+// choose applies the order the command documents: -charset, which forces
+// its charset, then hints, the _charset_ field, sniffing, UTF-8. Past
+// -charset it is decoder's source order (hint, _charset_, sniffed,
+// default), over the samples of the whole URL rather than of the query
+// alone, since a 1990s browser sent the path in the same charset as the
+// query.
 //
 // A label that names nothing is a *decoder.CharsetError naming it.
 func (c chooser) choose(ev evidence) (choice, error) {
+	if c.forced != nil {
+		return choice{cs: c.forced, source: decoder.SourceConfig, confidence: 1}, nil
+	}
 	for _, h := range []*decoder.Hint{ev.urlHint, ev.queryHint} {
 		if h == nil {
 			continue
@@ -97,9 +101,6 @@ func (c chooser) choose(ev evidence) (choice, error) {
 			return choice{}, &decoder.CharsetError{Source: decoder.SourceCharsetField, Label: ev.charsetField, Err: err}
 		}
 		return choice{cs: cs, source: decoder.SourceCharsetField, confidence: 1}, nil
-	}
-	if c.forced != nil {
-		return choice{cs: c.forced, source: decoder.SourceConfig, confidence: 1}, nil
 	}
 	if len(ev.samples) > 0 {
 		if ch := c.sniff(ev, nil); ch.cs != nil {

@@ -78,10 +78,10 @@ func TestChoosingFollowsTheDocumentedOrder(t *testing.T) {
 		want   string
 		source decoder.Source
 	}{
-		{"the hint after the scheme comes first", euckr, evidence{urlHint: sjis, queryHint: eucjp, charsetField: "gbk", samples: sample}, "shift_jis", decoder.SourceHint},
-		{"then the query's hint", euckr, evidence{queryHint: eucjp, charsetField: "gbk", samples: sample}, "euc-jp", decoder.SourceHint},
-		{"then _charset_", euckr, evidence{charsetField: "gbk", samples: sample}, "gbk", decoder.SourceCharsetField},
-		{"then -charset", euckr, evidence{samples: sample}, "euc-kr", decoder.SourceConfig},
+		{"-charset comes first: it forces its charset", euckr, evidence{urlHint: sjis, queryHint: eucjp, charsetField: "gbk", samples: sample}, "euc-kr", decoder.SourceConfig},
+		{"then the hint after the scheme", nil, evidence{urlHint: sjis, queryHint: eucjp, charsetField: "gbk", samples: sample}, "shift_jis", decoder.SourceHint},
+		{"then the query's hint", nil, evidence{queryHint: eucjp, charsetField: "gbk", samples: sample}, "euc-jp", decoder.SourceHint},
+		{"then _charset_", nil, evidence{charsetField: "gbk", samples: sample}, "gbk", decoder.SourceCharsetField},
 		{"then sniffing", nil, evidence{samples: sample}, "big5", decoder.SourceSniffed},
 		{"and ASCII alone is UTF-8", nil, evidence{}, "utf-8", decoder.SourceDefault},
 	} {

@@ -12,11 +12,11 @@
 //
 // Every non-ASCII byte of one URL (user information, path, query and
 // fragment) is read in one charset, as a 1990s browser sent them all in
-// its page's charset. The charset is chosen in this order: a hint after
-// the scheme ("http:[EUC]//..." or "http:[EUC]://...", the syntax of the
-// 1990s internationalised-URL proposals) or at the head of the query
-// ("?[EUC-JP]:..."), a "_charset_" field (HTML § 4.10.21.4), the -charset
-// flag, then sniffing (decoder/sniff) with the host's country-code TLD as
+// its page's charset. The charset is chosen in this order: the -charset
+// flag, which forces it; a hint after the scheme ("http:[EUC]//..." or
+// "http:[EUC]://...", the syntax of the 1990s internationalised-URL
+// proposals) or at the head of the query ("?[EUC-JP]:..."); a "_charset_"
+// field (HTML § 4.10.21.4); then sniffing (decoder/sniff) with the host's country-code TLD as
 // evidence; a bare family hint such as "[EUC]" is narrowed by sniffing
 // among its members. ASCII alone is UTF-8 (Encoding Standard § 4.1).
 // Hosts are read as the URL Standard's host parser reads them (WHATWG URL
@@ -76,10 +76,10 @@ scheme's default), path segments, ISINDEX keywords or FORM fields, fragment,
 and the charset with where it came from. With no argument, every line of
 standard input is one input.
 
-All non-ASCII bytes of a URL share one charset: a hint after the scheme
-("http:[EUC]//host/...", "http:[EUC]://host/...", "[JIS0208:EUC]") or at
-the head of the query ("?[Shift_JIS]:..."), a _charset_ field, -charset,
-then sniffing with the host's country-code TLD as evidence.
+All non-ASCII bytes of a URL share one charset: -charset when given, else
+a hint after the scheme ("http:[EUC]//host/...", "http:[EUC]://host/...",
+"[JIS0208:EUC]") or at the head of the query ("?[Shift_JIS]:..."), a
+_charset_ field, then sniffing with the host's country-code TLD as evidence.
 
 Exit status: 0 all decoded, 1 some input could not be decoded (said on
 stderr with its line or argument number), 2 usage.
@@ -115,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.Usage = usage(fs)
 	fs.StringVar(&c.Charset, "charset", "",
 		"read (or, with -encode, write) non-ASCII bytes in charset `NAME`, a WHATWG or IANA label;\n"+
-			"a hint in the URL still comes first (example: -charset shift_jis)")
+			"it comes before any hint in the URL (example: -charset shift_jis)")
 	fs.BoolVar(&c.LegacyIDN, "legacy-idn", false,
 		"also read host labels and user parts in the 2000-era IDN encodings, triple-hyphened UTF-5\n"+
 			"and double-hyphened UTF-8, and write them with -encode (example: -legacy-idn 'http://M---5E5M72COA9E.jp/')")

@@ -27,16 +27,25 @@ func TestTheIssueExampleDecodesToJapanese(t *testing.T) {
 	}
 }
 
+func TestCharsetFlagForcesItsCharset(t *testing.T) {
+	// 印刷 in Shift_JIS (88 F3 8D FC) is read as EUC-KR, as -charset says,
+	// whatever the hint says.
+	r := urldecode(t, "", "-charset", "euc-kr", "http:[Shift_JIS]//example.jp/%88%F3%8D%FC")
+	if !strings.Contains(r.stdout, "\n  charset:  euc-kr (") {
+		t.Errorf("-charset euc-kr did not decide:\n%s", r.stdout)
+	}
+}
+
 func TestHintsAfterTheSchemeDecide(t *testing.T) {
 	for _, tc := range []struct{ name, in, want, charset string }{
 		{"a two-part hint without a colon after it names euc-jp", "http:[JIS0208:EUC]//www.jacme.co.jp/%B0%F5%BA%FE.html", "http://www.jacme.co.jp/印刷.html", "euc-jp (hint [JIS0208:EUC])"},
 		{"a hint followed by :// names the charset too", "http:[EUC-JP]://www.jacme.co.jp/%B0%F5%BA%FE.html", "http://www.jacme.co.jp/印刷.html", "euc-jp (hint [EUC-JP])"},
-		{"a hint after the scheme beats -charset", "http:[Shift_JIS]//example.jp/%88%F3%8D%FC", "http://example.jp/印刷", "shift_jis (hint [Shift_JIS])"},
+		{"a hint after the scheme names the charset of the path", "http:[Shift_JIS]//example.jp/%88%F3%8D%FC", "http://example.jp/印刷", "shift_jis (hint [Shift_JIS])"},
 		{"a query hint names the charset of the path too", "http://example.jp/%88%F3?[Shift_JIS]:%8D%FC", "http://example.jp/印?刷", "shift_jis (hint [Shift_JIS])"},
 		{"a _charset_ field names the charset of the whole URL", "http://example.jp/%88%F3?_charset_=shift_jis&q=%8D%FC", "http://example.jp/印?_charset_=shift_jis&q=刷", "shift_jis (_charset_)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := urldecode(t, "", "-charset", "euc-kr", tc.in)
+			r := urldecode(t, "", tc.in)
 			if first, _, _ := strings.Cut(r.stdout, "\n"); first != tc.want || r.code != 0 {
 				t.Errorf("got %q (exit %d), want %q\n%s", first, r.code, tc.want, r.stderr)
 			}
