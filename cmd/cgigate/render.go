@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -69,14 +70,63 @@ func newResult(f *cgi.Form) result {
 // The renderings write to the response as they go (cgi.RespondStream): a
 // large form's page is never held whole.
 
-// writeJSON writes res as indented JSON. A value encoding/json refuses
-// leaves the body empty, as it always has; a failed write is the
-// response's to report.
+// writeJSON writes res as json.Encoder with two-space indentation writes
+// it, but one list element at a time: encoding/json holds the whole
+// encoding of a value, twice when indenting, so a form of 10 MB would
+// otherwise be held three times over before a byte went out. The keys come
+// from result's json tags, in their order.
 func writeJSON(w io.Writer, res result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(res)
-	return nil
+	v := reflect.ValueOf(res)
+	t := v.Type()
+	var keys []int
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			keys = append(keys, i)
+		}
+	}
+	io.WriteString(w, "{\n")
+	for n, i := range keys {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		key, _ := json.Marshal(name)
+		fmt.Fprintf(w, "  %s: ", key)
+		if err := writeJSONValue(w, v.Field(i), "  "); err != nil {
+			return err
+		}
+		if n < len(keys)-1 {
+			io.WriteString(w, ",")
+		}
+		io.WriteString(w, "\n")
+	}
+	_, err := io.WriteString(w, "}\n")
+	return err
+}
+
+// writeJSONValue writes v as json.MarshalIndent would at indent, a slice
+// element by element.
+func writeJSONValue(w io.Writer, v reflect.Value, indent string) error {
+	if v.Kind() != reflect.Slice || v.Len() == 0 {
+		b, err := json.MarshalIndent(v.Interface(), indent, "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	io.WriteString(w, "[\n")
+	for i := range v.Len() {
+		b, err := json.MarshalIndent(v.Index(i).Interface(), indent+"  ", "  ")
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, indent+"  ")
+		w.Write(b)
+		if i < v.Len()-1 {
+			io.WriteString(w, ",")
+		}
+		io.WriteString(w, "\n")
+	}
+	_, err := io.WriteString(w, indent+"]")
+	return err
 }
 
 // writeText writes one line per item, every value Go-quoted (%q), so no

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// writeJSON streams what json.Encoder with SetIndent("", "  ") writes;
+// the encoder itself is the truth it is compared with.
+func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	words := []string{"", "a", "印刷", "<script>&\"'", "\u2028", "\x7f", "café", strings.Repeat("x", 300)}
+	pick := func() string { return words[rng.IntN(len(words))] }
+	for n := range 200 {
+		res := result{Kind: pick(), Method: "GET", Charset: "utf-8", CharsetSource: "default",
+			Keywords: []string{}, Fields: []fieldJSON{}, Files: []fileJSON{}, Results: []searchResult{}, Warnings: []string{}}
+		for range rng.IntN(3) {
+			res.Keywords = append(res.Keywords, pick())
+		}
+		for range rng.IntN(4) {
+			res.Fields = append(res.Fields, fieldJSON{pick(), pick(), "query"})
+		}
+		for range rng.IntN(2) {
+			res.Files = append(res.Files, fileJSON{pick(), pick(), "text/plain", rng.Int64N(1 << 40), "ab"})
+		}
+		for range rng.IntN(2) {
+			res.Results = append(res.Results, searchResult{pick(), "/d/" + pick(), pick(), rng.Float64() * 3})
+		}
+		for range rng.IntN(3) {
+			res.Warnings = append(res.Warnings, pick())
+		}
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSON(&got, res); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("case %d differs:\ngot  %s\nwant %s", n, got.String(), want.String())
+		}
+	}
+}
