@@ -18,10 +18,11 @@ import (
 // becomes U+FFFD with a warning as well: no decoded text holds U+0000, so
 // none can cut a C string, a file name or an environment variable short.
 func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
-	cs, src, conf, err := d.chooseCharset(r, ev)
+	ch, err := d.ChooseCharset(r, ev)
 	if err != nil {
 		return nil, err
 	}
+	cs, src, conf := ch.Charset, ch.Source, ch.Confidence
 	res := &Result{
 		Kind:          r.Kind,
 		Charset:       cs.Name(),
@@ -61,14 +62,29 @@ func (d *Decoder) DecodeQuery(query string, ev Evidence) (*Result, error) {
 	return d.Decode(r, ev)
 }
 
-func (d *Decoder) chooseCharset(r *Raw, ev Evidence) (*charset.Charset, Source, float64, error) {
+// Choice is the charset chosen for a request, and where it came from.
+type Choice struct {
+	Charset    *charset.Charset
+	Source     Source
+	Confidence float64 // of a sniffed charset; 1 when a source named it
+}
+
+// ChooseCharset chooses r's charset as Decode does, without decoding
+// anything: for a caller whose bytes are not all form fields, such as a URL
+// whose path shares its query's charset (see Raw.Context). A family hint
+// that sniffing cannot narrow adds a warning to r.
+func (d *Decoder) ChooseCharset(r *Raw, ev Evidence) (Choice, error) {
 	for _, s := range sources {
 		label, family, ok := s.propose(d, r, ev)
 		if !ok {
 			continue
 		}
 		conf := 1.0
-		if family != nil || s.source() == SourceSniffed {
+		switch {
+		case family != nil && !r.needsSniffing():
+			// ASCII reads alike in every member: there is nothing to tell.
+			label = family[0]
+		case family != nil || s.source() == SourceSniffed:
 			guess, ok := d.sniffer().Sniff(r.samples(), sniff.Evidence{
 				AcceptLanguage: ev.AcceptLanguage, Host: ev.Host, Candidates: family,
 			})
@@ -86,11 +102,11 @@ func (d *Decoder) chooseCharset(r *Raw, ev Evidence) (*charset.Charset, Source, 
 		}
 		cs, err := charset.Lookup(label)
 		if err != nil {
-			return nil, s.source(), 0, &CharsetError{Source: s.source(), Label: label, Err: err}
+			return Choice{}, &CharsetError{Source: s.source(), Label: label, Err: err}
 		}
-		return cs, s.source(), conf, nil
+		return Choice{Charset: cs, Source: s.source(), Confidence: conf}, nil
 	}
-	return charset.UTF8, SourceDefault, 1, nil
+	return Choice{Charset: charset.UTF8, Source: SourceDefault, Confidence: 1}, nil
 }
 
 // place says where a piece of text stood, for warnings; it is formatted

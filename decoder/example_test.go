@@ -126,3 +126,13 @@ func ExampleResult_Values() {
 	fmt.Println(res.Values("x"))
 	// Output: [1 3]
 }
+
+func ExampleDecoder_ChooseCharset() {
+	// A URL's path shares its query's charset: hand it over as context.
+	d := decoder.New(decoder.Options{})
+	r, _ := d.SplitQuery("[EUC]:", "query")
+	r.Context = []string{"\xb0\xf5\xba\xfe.html"}
+	ch, _ := d.ChooseCharset(r, decoder.Evidence{Host: "www.jacme.co.jp"})
+	fmt.Println(ch.Charset.Name(), ch.Source)
+	// Output: euc-jp hint
+}

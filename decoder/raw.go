@@ -13,6 +13,10 @@ type Raw struct {
 	Hint     *Hint     // from the head of the query string, if any
 	Keywords []string  // ISINDEX words, percent-decoded
 	Pairs    []RawPair // in order, duplicates kept
+	// Context holds other bytes in the request's charset that are not form
+	// fields, such as a URL's path segments: they count as evidence when
+	// the charset is sniffed, and Decode leaves them alone.
+	Context  []string
 	Warnings []string
 
 	total int // raw input bytes seen, for Limits.TotalBytes

@@ -36,3 +36,26 @@ func TestUnnamedCharsetsAreSniffed(t *testing.T) {
 		})
 	}
 }
+
+func TestChooseCharsetWeighsTheContext(t *testing.T) {
+	// The query is ASCII; the path segment holds 印刷 in EUC-JP (Python's
+	// "印刷".encode("euc_jp")), which decides the family hint.
+	r := &Raw{Hint: &Hint{Label: "EUC", Family: []string{"euc-jp", "euc-kr", "gbk"}}, Context: []string{"\xb0\xf5\xba\xfe.html"}}
+	ch, err := New(Options{}).ChooseCharset(r, Evidence{Host: "www.jacme.co.jp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Charset.Name() != "euc-jp" || ch.Source != SourceHint || len(r.Warnings) != 0 {
+		t.Errorf("chose %s from %s (warnings %q), want euc-jp from the hint", ch.Charset.Name(), ch.Source, r.Warnings)
+	}
+}
+
+func TestAFamilyHintOverASCIITakesItsFirstMemberWithoutAWarning(t *testing.T) {
+	res, err := New(Options{}).DecodeQuery("[EUC]:plain+words", Evidence{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Charset != "euc-jp" || res.CharsetSource != SourceHint || res.Confidence != 1 || len(res.Warnings) != 0 {
+		t.Errorf("got %s from %s, confidence %v, warnings %q", res.Charset, res.CharsetSource, res.Confidence, res.Warnings)
+	}
+}

@@ -118,6 +118,9 @@ func (r *Raw) samples() [][]byte {
 		add(p.Name)
 		add(p.Value)
 	}
+	for _, c := range r.Context {
+		add(c)
+	}
 	return out
 }
 
@@ -129,6 +132,11 @@ func (r *Raw) needsSniffing() bool {
 	}
 	for _, p := range r.Pairs {
 		if needsSniffing(p.Name) || needsSniffing(p.Value) {
+			return true
+		}
+	}
+	for _, c := range r.Context {
+		if needsSniffing(c) {
 			return true
 		}
 	}
