@@ -69,9 +69,8 @@ func sniffKey(samples [][]byte, ev sniff.Evidence) string {
 }
 
 // choose applies the order the command documents: -charset, which forces
-// its charset, then hints, the _charset_ field, sniffing, UTF-8. Past
-// -charset it is decoder's source order (hint, _charset_, sniffed,
-// default), over the samples of the whole URL rather than of the query
+// its charset, then decoder's own choice (hint, _charset_, sniffed,
+// default) over the samples of the whole URL rather than of the query
 // alone, since a 1990s browser sent the path in the same charset as the
 // query.
 //
@@ -80,81 +79,56 @@ func (c chooser) choose(ev evidence) (choice, error) {
 	if c.forced != nil {
 		return choice{cs: c.forced, source: decoder.SourceConfig, confidence: 1}, nil
 	}
-	for _, h := range []*decoder.Hint{ev.urlHint, ev.queryHint} {
-		if h == nil {
-			continue
-		}
-		if h.Family != nil {
-			ch := c.sniff(ev, h.Family)
-			ch.source, ch.hint, ch.family = decoder.SourceHint, h.Label, h.Family
-			return ch, nil
-		}
-		cs, err := charset.Lookup(h.Charset)
-		if err != nil {
-			return choice{}, &decoder.CharsetError{Source: decoder.SourceHint, Label: h.Label, Err: err}
-		}
-		return choice{cs: cs, source: decoder.SourceHint, confidence: 1, hint: h.Label}, nil
+	raw := &decoder.Raw{Hint: ev.urlHint}
+	if raw.Hint == nil {
+		raw.Hint = ev.queryHint
 	}
 	if ev.charsetField != "" {
-		cs, err := charset.Lookup(ev.charsetField)
-		if err != nil {
-			return choice{}, &decoder.CharsetError{Source: decoder.SourceCharsetField, Label: ev.charsetField, Err: err}
-		}
-		return choice{cs: cs, source: decoder.SourceCharsetField, confidence: 1}, nil
+		raw.Pairs = []decoder.RawPair{{Name: "_charset_", Value: ev.charsetField}}
 	}
-	if len(ev.samples) > 0 {
-		if ch := c.sniff(ev, nil); ch.cs != nil {
-			return ch, nil
-		}
+	for _, s := range ev.samples {
+		raw.Context = append(raw.Context, string(s))
 	}
-	return choice{cs: charset.UTF8, source: decoder.SourceDefault, confidence: 1}, nil
+	var s sniff.Sniffer = cachedSniffer{c.sniffer, c.cache}
+	ch, err := decoder.New(decoder.Options{Sniffer: s}).ChooseCharset(raw, decoder.Evidence{Host: ev.host})
+	if err != nil {
+		return choice{}, err
+	}
+	out := choice{cs: ch.Charset, source: ch.Source, confidence: ch.Confidence}
+	if ch.Source == decoder.SourceHint {
+		out.hint, out.family = raw.Hint.Label, raw.Hint.Family
+	}
+	if len(raw.Warnings) > 0 {
+		out.warning = raw.Warnings[0]
+	}
+	return out, nil
 }
 
-// sniff asks the detector, with the host as evidence. Within a family, an
-// undecided guess falls to the family's first member with a warning, as
-// decoder does; otherwise it yields no charset and the default applies.
-func (c chooser) sniff(ev evidence, family []string) choice {
-	if len(ev.samples) == 0 && family != nil {
-		// ASCII reads alike in every member: no guess to make.
-		if cs, err := charset.Lookup(family[0]); err == nil {
-			return choice{cs: cs, confidence: 1}
-		}
-	}
-	s := c.sniffer
+// cachedSniffer asks the detector (sniff.Detector when nil) through the
+// cache, when there is one.
+type cachedSniffer struct {
+	s     sniff.Sniffer
+	cache *sniffCache
+}
+
+func (c cachedSniffer) Sniff(samples [][]byte, ev sniff.Evidence) (sniff.Guess, bool) {
+	s := c.s
 	if s == nil {
 		s = sniff.Detector{}
 	}
-	sev := sniff.Evidence{Host: ev.host, Candidates: family}
-	var g sniff.Guess
-	var ok bool
 	if c.cache == nil {
-		g, ok = s.Sniff(ev.samples, sev)
-	} else {
-		key := sniffKey(ev.samples, sev)
-		a, hit := c.cache.m[key]
-		if !hit {
-			a.g, a.ok = s.Sniff(ev.samples, sev)
-			if len(c.cache.m) >= c.cache.max {
-				clear(c.cache.m)
-			}
-			c.cache.m[key] = a
+		return s.Sniff(samples, ev)
+	}
+	key := sniffKey(samples, ev)
+	a, hit := c.cache.m[key]
+	if !hit {
+		a.g, a.ok = s.Sniff(samples, ev)
+		if len(c.cache.m) >= c.cache.max {
+			clear(c.cache.m)
 		}
-		g, ok = a.g, a.ok
+		c.cache.m[key] = a
 	}
-	if ok {
-		if cs, err := charset.Lookup(g.Charset); err == nil {
-			return choice{cs: cs, source: decoder.SourceSniffed, confidence: g.Confidence}
-		}
-	}
-	if family == nil {
-		return choice{}
-	}
-	cs, err := charset.Lookup(family[0])
-	if err != nil {
-		cs = charset.UTF8
-	}
-	return choice{cs: cs, confidence: 0, warning: fmt.Sprintf(
-		"could not tell which of %s the bytes are in; decoded as %s", strings.Join(family, ", "), cs.Name())}
+	return a.g, a.ok
 }
 
 // needsCharset is true of bytes that some charset reads differently from

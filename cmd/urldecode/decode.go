@@ -185,7 +185,7 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 	}
 	out.Choice = ch
 	if ch.warning != "" {
-		out.Warnings = append(out.Warnings, "charset hint ["+ch.hint+"]: "+ch.warning)
+		out.Warnings = append(out.Warnings, ch.warning)
 	}
 
 	var undecodable *undecodableError
