@@ -150,17 +150,6 @@ func domainToASCII(domain string) (string, error) {
 	return s, nil
 }
 
-// hasACELabel reports whether some label of the ASCII domain s starts with an
-// ASCII case-insensitive "xn--" (RFC 5890 §2.3.1).
-func hasACELabel(s string) bool {
-	for label := range strings.SplitSeq(s, ".") {
-		if len(label) >= 4 && strings.EqualFold(label[:4], "xn--") {
-			return true
-		}
-	}
-	return false
-}
-
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
