@@ -81,7 +81,7 @@ func (d *Decoder) ChooseCharset(r *Raw, ev Evidence) (Choice, error) {
 		}
 		conf := 1.0
 		switch {
-		case family != nil && !r.needsSniffing():
+		case family != nil && !r.needsCharset():
 			// ASCII reads alike in every member: there is nothing to tell.
 			label = family[0]
 		case family != nil || s.source() == SourceSniffed:

@@ -136,3 +136,8 @@ func ExampleDecoder_ChooseCharset() {
 	fmt.Println(ch.Charset.Name(), ch.Source)
 	// Output: euc-jp hint
 }
+
+func ExampleNeedsCharset() {
+	fmt.Println(decoder.NeedsCharset("plain ascii"), decoder.NeedsCharset("\xb0\xf5"), decoder.NeedsCharset("\x1b$B0u\x1b(B"))
+	// Output: false true true
+}

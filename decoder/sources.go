@@ -86,7 +86,7 @@ type sniffSource struct{}
 
 func (sniffSource) source() Source { return SourceSniffed }
 func (sniffSource) propose(d *Decoder, r *Raw, _ Evidence) (string, []string, bool) {
-	if d.opts.NoSniff || !r.needsSniffing() {
+	if d.opts.NoSniff || !r.needsCharset() {
 		return "", nil, false
 	}
 	return "", snifferCandidates, true
@@ -107,7 +107,7 @@ var snifferCandidates = []string(nil)
 func (r *Raw) samples() [][]byte {
 	var out [][]byte
 	add := func(s string) {
-		if needsSniffing(s) {
+		if NeedsCharset(s) {
 			out = append(out, []byte(s))
 		}
 	}
@@ -124,28 +124,30 @@ func (r *Raw) samples() [][]byte {
 	return out
 }
 
-func (r *Raw) needsSniffing() bool {
+func (r *Raw) needsCharset() bool {
 	for _, k := range r.Keywords {
-		if needsSniffing(k) {
+		if NeedsCharset(k) {
 			return true
 		}
 	}
 	for _, p := range r.Pairs {
-		if needsSniffing(p.Name) || needsSniffing(p.Value) {
+		if NeedsCharset(p.Name) || NeedsCharset(p.Value) {
 			return true
 		}
 	}
 	for _, c := range r.Context {
-		if needsSniffing(c) {
+		if NeedsCharset(c) {
 			return true
 		}
 	}
 	return false
 }
 
-// needsSniffing is true of bytes that are not plain ASCII text: bytes with
-// the high bit set, or ESC, which starts ISO-2022-JP's escape sequences.
-func needsSniffing(s string) bool {
+// NeedsCharset reports whether some charset reads s differently from
+// ASCII: s holds a byte with the high bit set, or ESC, which starts
+// ISO-2022-JP's escape sequences. Only such strings are worth sniffing, or
+// handing to Raw.Context.
+func NeedsCharset(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf || s[i] == 0x1B {
 			return true

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cgigate/cgigate/decoder"
 	"github.com/cgigate/cgigate/decoder/charset"
@@ -129,16 +128,4 @@ func (c cachedSniffer) Sniff(samples [][]byte, ev sniff.Evidence) (sniff.Guess, 
 		c.cache.m[key] = a
 	}
 	return a.g, a.ok
-}
-
-// needsCharset is true of bytes that some charset reads differently from
-// ASCII: bytes with the high bit set, and ESC, which opens ISO-2022-JP's
-// escape sequences.
-func needsCharset(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf || s[i] == 0x1B {
-			return true
-		}
-	}
-	return false
 }

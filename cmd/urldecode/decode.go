@@ -96,7 +96,7 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		b, bad := percentDecode(s)
 		out.Warnings = append(out.Warnings, malformedWarnings(where, s, bad)...)
 		pieces = append(pieces, piece{where: where, raw: b})
-		if needsCharset(b) {
+		if decoder.NeedsCharset(b) {
 			ev.samples = append(ev.samples, []byte(b))
 		}
 		return len(pieces) - 1
@@ -136,13 +136,13 @@ func (d *urlDecoder) decode(text, evidenceHost string) (*decoded, error) {
 		raw = r
 		ev.queryHint = raw.Hint
 		for _, k := range raw.Keywords {
-			if needsCharset(k) {
+			if decoder.NeedsCharset(k) {
 				ev.samples = append(ev.samples, []byte(k))
 			}
 		}
 		for _, p := range raw.Pairs {
 			for _, s := range []string{p.Name, p.Value} {
-				if needsCharset(s) {
+				if decoder.NeedsCharset(s) {
 					ev.samples = append(ev.samples, []byte(s))
 				}
 			}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cgigate/cgigate/decoder"
 )
 
 // logLine is what the command needs of one access log line.
@@ -151,7 +153,7 @@ func (s *summary) add(d *decoded) {
 
 func hasNonASCII(s string) bool {
 	b, _ := percentDecode(s)
-	return needsCharset(b)
+	return decoder.NeedsCharset(b)
 }
 
 func (s *summary) write(w io.Writer, name string) {
