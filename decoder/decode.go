@@ -125,7 +125,7 @@ func (p place) String() string {
 }
 
 func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw string, where place) (string, error) {
-	s, bad := decodeString(cs, raw)
+	s, bad := cs.DecodeString(raw)
 	if len(bad) > 0 {
 		if d.opts.Strict {
 			b := bad[0]
@@ -156,12 +156,3 @@ func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw string,
 }
 
 var errNUL = errors.New("NUL byte in decoded text")
-
-// decodeString decodes without copying in the common cases: ASCII text in
-// an ASCII-compatible charset and valid UTF-8 are their own decoding.
-func decodeString(cs *charset.Charset, s string) (string, []charset.Invalid) {
-	if cs.Name() == "utf-8" && validUTF8(s) || isASCII(s) && cs.Name() != "iso-2022-jp" {
-		return s, nil
-	}
-	return cs.Decode([]byte(s))
-}

@@ -1,10 +1,6 @@
 package decoder
 
-import (
-	"unicode/utf8"
-
-	"github.com/cgigate/cgigate/decoder/sniff"
-)
+import "github.com/cgigate/cgigate/decoder/sniff"
 
 func (d *Decoder) sniffer() sniff.Sniffer {
 	if d.opts.Sniffer != nil {
@@ -12,5 +8,3 @@ func (d *Decoder) sniffer() sniff.Sniffer {
 	}
 	return sniff.Detector{}
 }
-
-func validUTF8(s string) bool { return utf8.ValidString(s) }

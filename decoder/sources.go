@@ -155,12 +155,3 @@ func NeedsCharset(s string) bool {
 	}
 	return false
 }
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}

@@ -108,6 +108,25 @@ func pieceEnd(src []byte, pos, size int) int {
 	return len(src)
 }
 
+// DecodeString is Decode for text held in a string: ASCII in an
+// ASCII-compatible charset, and valid UTF-8 in UTF-8, come back as the same
+// string, without a copy.
+func (c *Charset) DecodeString(s string) (string, []Invalid) {
+	if c.name != "iso-2022-jp" && (c.utf8 && utf8.ValidString(s) || isASCIIString(s)) {
+		return s, nil
+	}
+	return c.Decode([]byte(s))
+}
+
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // DecodeStrict is Decode that refuses any invalid byte, naming the first.
 func (c *Charset) DecodeStrict(src []byte) (string, error) {
 	s, bad := c.Decode(src)

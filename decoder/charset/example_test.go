@@ -95,3 +95,9 @@ func ExampleCharset_Encoding() {
 	fmt.Printf("%s\n", b)
 	// Output: ¥100
 }
+
+func ExampleCharset_DecodeString() {
+	s, bad := charset.MustLookup("shift_jis").DecodeString("\x88\xf3\x8d\xfc")
+	fmt.Println(s, len(bad))
+	// Output: 印刷 0
+}
