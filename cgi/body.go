@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net/http"
 	"strings"
 
 	"github.com/cgigate/cgigate/decoder"
@@ -29,14 +28,14 @@ import (
 // and be as long as its CONTENT_LENGTH (400). On error the partial form is
 // discarded, its files removed. On success, call Form.RemoveAll once the
 // response is written.
-func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
+func ReadForm(r *Request, cfg Config) (form *Form, err error) {
 	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodPost:
+	case "GET", "HEAD", "POST":
 	default:
-		return nil, errorf(http.StatusMethodNotAllowed, "method", r.Method, "only GET, HEAD and POST")
+		return nil, errorf(StatusMethodNotAllowed, "method", r.Method, "only GET, HEAD and POST")
 	}
 	d := decoder.New(cfg.Decoder)
-	raw, err := d.SplitQuery(r.URL.RawQuery, "query")
+	raw, err := d.SplitQuery(r.RawQuery, "query")
 	if err != nil {
 		return nil, err
 	}
@@ -47,18 +46,17 @@ func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 			form = nil
 		}
 	}()
-	inf := requestInfo(r)
-	if raw.Kind == decoder.ISINDEX && r.Method == http.MethodPost {
+	if raw.Kind == decoder.ISINDEX && r.Method == "POST" {
 		raw.Keywords, raw.Kind = nil, decoder.Empty
 		raw.Warnings = append(raw.Warnings, "ISINDEX query on a POST ignored: keywords are for GET and HEAD only (RFC 3875 § 4.4)")
-	} else if len(inf.args) > 0 {
-		compareArgs(raw, inf.args)
+	} else if len(r.args) > 0 {
+		compareArgs(raw, r.args)
 	}
 	var ev decoder.Evidence
 	ev.AcceptLanguage = r.Header.Get("Accept-Language")
 	ev.Host = r.Host
 	var files []rawFile
-	if r.Method == http.MethodPost {
+	if r.Method == "POST" {
 		files, err = readBody(r, d, raw, &ev, cfg, form)
 		if err != nil {
 			return form, err
@@ -77,24 +75,24 @@ func ReadForm(r *http.Request, cfg Config) (form *Form, err error) {
 }
 
 // readBody adds the body's pairs to raw and returns its file parts.
-func readBody(r *http.Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evidence, cfg Config, form *Form) ([]rawFile, error) {
+func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evidence, cfg Config, form *Form) ([]rawFile, error) {
 	ct := r.Header.Get("Content-Type")
 	max := cfg.Limits.body()
 	if r.ContentLength > max {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
+		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
 	}
-	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+	if r.ContentLength == 0 || r.Body == nil {
 		return nil, nil
 	}
 	if ct == "" && r.ContentLength < 0 {
 		return nil, nil // no length and no type: nothing was sent
 	}
 	if ct == "" {
-		return nil, errorf(http.StatusUnsupportedMediaType, "Content-Type", "", "a body needs a Content-Type")
+		return nil, errorf(StatusUnsupportedMediaType, "Content-Type", "", "a body needs a Content-Type")
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Op: "Content-Type", Input: ct, Err: err}
+		return nil, &Error{Status: StatusBadRequest, Op: "Content-Type", Input: ct, Err: err}
 	}
 	ev.ContentTypeCharset = params["charset"]
 	// Serve has put the body under its deadline already, for the whole
@@ -119,7 +117,7 @@ func readBody(r *http.Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder
 	case "multipart/form-data":
 		return readMultipart(body, params, ct, d, raw, cfg, form)
 	}
-	return nil, errorf(http.StatusUnsupportedMediaType, "Content-Type", mt,
+	return nil, errorf(StatusUnsupportedMediaType, "Content-Type", mt,
 		"not a form encoding (application/x-www-form-urlencoded, multipart/form-data, text/plain)")
 }
 
@@ -145,7 +143,7 @@ func bodyError(err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Status: http.StatusBadRequest, Op: "body", Msg: "unreadable", Err: err}
+	return &Error{Status: StatusBadRequest, Op: "body", Msg: "unreadable", Err: err}
 }
 
 // compareArgs compares the argv Apache built for an ISINDEX query (the

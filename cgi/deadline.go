@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 )
 
@@ -94,7 +93,7 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 		case c := <-d.chunks:
 			d.cur, d.err, d.held = c.b, c.err, c.b[:cap(c.b)]
 		case <-d.timer.C:
-			d.err = &Error{Status: http.StatusRequestTimeout, Op: "body",
+			d.err = &Error{Status: StatusRequestTimeout, Op: "body",
 				Msg: fmt.Sprintf("not received within %s", d.timeout)}
 			close(d.done)
 			return 0, d.err
@@ -136,10 +135,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.n > c.max {
-		return n, &Error{Status: http.StatusRequestEntityTooLarge, Op: "body", Msg: fmt.Sprintf("more than %d bytes", c.max)}
+		return n, &Error{Status: StatusRequestEntityTooLarge, Op: "body", Msg: fmt.Sprintf("more than %d bytes", c.max)}
 	}
 	if err == io.EOF && c.want > 0 && c.n < c.want {
-		return n, &Error{Status: http.StatusBadRequest, Op: "body",
+		return n, &Error{Status: StatusBadRequest, Op: "body",
 			Msg: fmt.Sprintf("ended after %d of the %d bytes of CONTENT_LENGTH", c.n, c.want), Err: io.ErrUnexpectedEOF}
 	}
 	return n, err

@@ -1,5 +1,5 @@
 // Package cgi is the CGI side of cgigate: it reads a request from the
-// RFC 3875 environment (by way of net/http/cgi), reads and bounds its body
+// RFC 3875 environment, reads and bounds its body
 // (application/x-www-form-urlencoded, multipart/form-data, text/plain),
 // hands the bytes to package decoder, and writes the answer through one
 // header writer that no input can add a header line to.
@@ -12,7 +12,14 @@
 //	limits.go    Limits and Config, every bound with its default
 //	errors.go    Error and StatusOf: every refusal has its status
 //	response.go  Negotiate, SetHeader, Respond, WriteError
-//	serve.go     Serve: the CGI child's answer on stdout; Recover, Guard
+//	handler.go   Handler and ResponseWriter: net/http's shape, not its code
+//	header.go    Header, status.go the statuses and their reason phrases
+//	serve.go     Serve: the CGI child's answer on stdout; Recover
+//
+// The package does not import net/http: a CGI process starts for every
+// request, and net/http's packages and their initialisation would cost
+// each start more than decoding the form does. Package cgihttp serves a
+// Handler over net/http (FastCGI, tests).
 //
 // Client input never produces a 500: every refusal is a typed error with a
 // 4xx status (StatusOf). Server faults (misconfiguration, a full disk) are
@@ -20,7 +27,7 @@
 //
 // Under FastCGI (net/http/fcgi) the request is built by net/http/fcgi from
 // REQUEST_URI, and QUERY_STRING is not visible to the handler
-// (fcgi.ProcessEnv leaves it out); Guard applies the header rules there.
+// (fcgi.ProcessEnv leaves it out); cgihttp applies the header rules there.
 //
 // The package makes no outbound request and starts no process, so
 // HTTP_PROXY (httpoxy, CVE-2016-5385) and a Shellshock-style header

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net/http"
 	"os"
 
 	"github.com/cgigate/cgigate/decoder"
@@ -66,31 +65,30 @@ var ErrServer = errors.New("server fault")
 // is one of the typed ones above.
 func StatusOf(err error) int {
 	var (
-		e   *Error
-		le  *decoder.LimitError
-		ee  *decoder.EscapeError
-		ce  *decoder.CharsetError
-		ue  *charset.UnknownError
-		ie  *charset.InvalidError
-		mbe *http.MaxBytesError
+		e  *Error
+		le *decoder.LimitError
+		ee *decoder.EscapeError
+		ce *decoder.CharsetError
+		ue *charset.UnknownError
+		ie *charset.InvalidError
 	)
 	switch {
 	case err == nil:
-		return http.StatusOK
+		return StatusOK
 	case errors.As(err, &e):
 		return e.Status
 	case errors.Is(err, ErrServer):
-		return http.StatusInternalServerError
-	case errors.As(err, &le), errors.Is(err, multipart.ErrMessageTooLarge), errors.As(err, &mbe):
-		return http.StatusRequestEntityTooLarge
+		return StatusInternalServerError
+	case errors.As(err, &le), errors.Is(err, multipart.ErrMessageTooLarge):
+		return StatusRequestEntityTooLarge
 	case errors.As(err, &ee), errors.As(err, &ce), errors.As(err, &ue), errors.As(err, &ie):
-		return http.StatusBadRequest
+		return StatusBadRequest
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
-		return http.StatusRequestTimeout
+		return StatusRequestTimeout
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return http.StatusBadRequest
+		return StatusBadRequest
 	}
-	return http.StatusInternalServerError
+	return StatusInternalServerError
 }
 
 // Message is the text an error is answered with: for client errors the
@@ -98,7 +96,7 @@ func StatusOf(err error) int {
 // faults only the status text, the reason going to stderr.
 func Message(err error) string {
 	if st := StatusOf(err); st >= 500 {
-		return http.StatusText(st)
+		return StatusText(st)
 	}
 	var ce *decoder.CharsetError
 	if errors.As(err, &ce) {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 
@@ -19,7 +17,7 @@ func ExampleRequestFromMap() {
 		"QUERY_STRING": "a=1", "REQUEST_URI": "/rewritten?b=2", "HTTP_PROXY": "http://evil/",
 	}
 	r, err := cgi.RequestFromMap(env, nil, nil)
-	fmt.Println(r.URL.RawQuery, r.Header.Get("Proxy") == "", err)
+	fmt.Println(r.RawQuery, r.Header.Get("Proxy") == "", err)
 	// Output: a=1 true <nil>
 }
 
@@ -30,13 +28,13 @@ func ExampleRequestFromMap_badContentLength() {
 	// Output: 400 cgi: CONTENT_LENGTH "+5": not a decimal byte count (RFC 3875 § 4.1.2)
 }
 
-func ExampleRequest() {
+func ExampleFromProcess() {
 	// In a CGI child: the environment, os.Args and os.Stdin of the process.
 	if os.Getenv("GATEWAY_INTERFACE") == "" {
 		fmt.Println("not run by a web server")
 		return
 	}
-	r, err := cgi.Request()
+	r, err := cgi.FromProcess()
 	fmt.Println(r.Method, err)
 	// Output: not run by a web server
 }
@@ -94,8 +92,8 @@ func ExampleForm_RemoveAll() {
 }
 
 func ExampleServeEnv() {
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("hello\n"))
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.Respond(w, cgi.StatusOK, cgi.Text, []byte("hello\n"))
 	})
 	env := map[string]string{"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET"}
 	var out bytes.Buffer
@@ -110,8 +108,8 @@ func ExampleServeEnv() {
 }
 
 func ExampleServe() {
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("hello\n"))
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.Respond(w, cgi.StatusOK, cgi.Text, []byte("hello\n"))
 	})
 	if os.Getenv("GATEWAY_INTERFACE") != "" {
 		if err := cgi.Serve(h, cgi.Limits{}); err != nil {
@@ -123,22 +121,25 @@ func ExampleServe() {
 }
 
 func ExampleRecover() {
-	h := cgi.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("bug") }))
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
-	fmt.Println(w.Code)
-	// Output: 500
+	h := cgi.Recover(cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) { panic("bug") }))
+	env := map[string]string{"REQUEST_METHOD": "GET", "HTTP_ACCEPT": "text/plain"}
+	var out bytes.Buffer
+	cgi.ServeEnv(h, cgi.Limits{}, env, nil, nil, &out) // the panic and its stack go to stderr
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
+	// Output:
+	// Status: 500 Internal Server Error
+	// Content-Type: text/plain; charset=utf-8
+	// X-Content-Type-Options: nosniff
+	//
+	// 500 Internal Server Error
+	//
+	// Internal Server Error
 }
 
-func ExampleGuard() {
-	h := cgi.Guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header()["Location"] = []string{"/cgi-bin/admin.cgi"}
-		w.Header()["X-Next"] = []string{"a\r\nSet-Cookie: a=b"}
-		w.Write([]byte("ok"))
-	}))
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
-	fmt.Println(w.Header())
+func ExampleSanitizeHeader() {
+	h := cgi.Header{"Location": {"/cgi-bin/admin.cgi"}, "X-Next": {"a\r\nSet-Cookie: a=b"}}
+	cgi.SanitizeHeader(h) // each refusal is named on stderr
+	fmt.Println(h)
 	// Output: map[Content-Type:[text/plain; charset=utf-8]]
 }
 
@@ -156,7 +157,7 @@ func ExampleFormat_ContentType() {
 }
 
 func ExampleSetHeader() {
-	h := http.Header{}
+	h := cgi.Header{}
 	fmt.Println(cgi.SetHeader(h, "X-Next", "a\r\nSet-Cookie: a=b"))
 	fmt.Println(cgi.SetHeader(h, "Location", "/cgi-bin/admin.cgi"))
 	fmt.Println(cgi.SetHeader(h, "Cache-Control", "no-store"), h.Get("Cache-Control"))
@@ -167,21 +168,34 @@ func ExampleSetHeader() {
 }
 
 func ExampleRespond() {
-	w := httptest.NewRecorder()
-	cgi.Respond(w, http.StatusOK, cgi.JSON, []byte("{\"a\":\"\xff\"}\n"))
-	fmt.Print(w.Header().Get("Content-Type"), "\n", w.Body.String())
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.Respond(w, cgi.StatusOK, cgi.JSON, []byte("{\"a\":\"\xff\"}\n"))
+	})
+	var out bytes.Buffer
+	cgi.ServeEnv(h, cgi.Limits{}, map[string]string{"REQUEST_METHOD": "GET"}, nil, nil, &out)
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
 	// Output:
-	// application/json; charset=utf-8
+	// Status: 200 OK
+	// Content-Type: application/json; charset=utf-8
+	// X-Content-Type-Options: nosniff
+	//
 	// {"a":"�"}
 }
 
 func ExampleWriteError() {
-	r := httptest.NewRequest("POST", "/", nil)
-	r.Header.Set("Accept", "application/json")
-	w := httptest.NewRecorder()
-	cgi.WriteError(w, r, &cgi.Error{Status: http.StatusUnsupportedMediaType, Op: "Content-Type", Input: "application/xml", Msg: "not a form encoding"})
-	fmt.Print(w.Code, " ", w.Body.String())
-	// Output: 415 {"error":"cgi: Content-Type \"application/xml\": not a form encoding","status":415}
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusUnsupportedMediaType, Op: "Content-Type", Input: "application/xml", Msg: "not a form encoding"})
+	})
+	env := map[string]string{"REQUEST_METHOD": "POST", "HTTP_ACCEPT": "application/json"}
+	var out bytes.Buffer
+	cgi.ServeEnv(h, cgi.Limits{}, env, nil, nil, &out)
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
+	// Output:
+	// Status: 415 Unsupported Media Type
+	// Content-Type: application/json; charset=utf-8
+	// X-Content-Type-Options: nosniff
+	//
+	// {"error":"cgi: Content-Type \"application/xml\": not a form encoding","status":415}
 }
 
 func ExampleStatusOf() {
@@ -203,15 +217,43 @@ func ExampleError() {
 }
 
 func ExampleRespondStream() {
-	w := httptest.NewRecorder()
-	err := cgi.RespondStream(w, http.StatusOK, cgi.Text, func(w io.Writer) error {
-		// A character cut in two by the writes is kept; a bad byte is not.
-		fmt.Fprint(w, "caf\xc3")
-		fmt.Fprint(w, "\xa9 \xff\n")
-		return nil
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		err := cgi.RespondStream(w, cgi.StatusOK, cgi.Text, func(w io.Writer) error {
+			// A character cut in two by the writes is kept; a bad byte is not.
+			fmt.Fprint(w, "caf\xc3")
+			fmt.Fprint(w, "\xa9 \xff\n")
+			return nil
+		})
+		fmt.Println(err)
 	})
-	fmt.Print(err, " ", w.Header().Get("Content-Type"), "\n", w.Body.String())
+	var out bytes.Buffer
+	cgi.ServeEnv(h, cgi.Limits{}, map[string]string{"REQUEST_METHOD": "GET"}, nil, nil, &out)
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
 	// Output:
-	// <nil> text/plain; charset=utf-8
+	// <nil>
+	// Status: 200 OK
+	// Content-Type: text/plain; charset=utf-8
+	// X-Content-Type-Options: nosniff
+	//
 	// café �
+}
+
+func ExampleStatusText() {
+	fmt.Println(cgi.StatusText(cgi.StatusRequestEntityTooLarge))
+	// Output: Request Entity Too Large
+}
+
+func ExampleCheckHeader() {
+	fmt.Println(cgi.CheckHeader("Content-Length", "1"))
+	fmt.Println(cgi.CheckHeader("Cache-Control", "no-store"))
+	// Output:
+	// cgi: header Content-Length is never sent by the gateway
+	// <nil>
+}
+
+func ExampleHeader() {
+	h := cgi.Header{}
+	h.Add("accept-language", "ja")
+	fmt.Println(h.Get("Accept-Language"), h)
+	// Output: ja map[Accept-Language:[ja]]
 }

@@ -2,6 +2,7 @@ package cgi_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -129,3 +130,26 @@ func fieldsOf(f *cgi.Form) [][3]string {
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+// recorder is a cgi.ResponseWriter that keeps the answer, as
+// httptest.ResponseRecorder does for net/http.
+type recorder struct {
+	Code   int
+	header cgi.Header
+	Body   *bytes.Buffer
+}
+
+func newRecorder() *recorder { return &recorder{header: cgi.Header{}, Body: new(bytes.Buffer)} }
+
+func (r *recorder) Header() cgi.Header { return r.header }
+
+func (r *recorder) WriteHeader(status int) {
+	if r.Code == 0 {
+		r.Code = status
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.WriteHeader(200)
+	return r.Body.Write(p)
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	"net/http"
 	"os"
 	"strings"
 
@@ -52,11 +51,11 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 	boundary, ok := params["boundary"]
 	switch {
 	case duplicateParam(ct) != "":
-		return nil, errorf(http.StatusBadRequest, "multipart", ct, "parameter %q given twice", duplicateParam(ct))
+		return nil, errorf(StatusBadRequest, "multipart", ct, "parameter %q given twice", duplicateParam(ct))
 	case !ok || boundary == "":
-		return nil, errorf(http.StatusBadRequest, "multipart", ct, "no boundary (RFC 2046 § 5.1.1)")
+		return nil, errorf(StatusBadRequest, "multipart", ct, "no boundary (RFC 2046 § 5.1.1)")
 	case len(boundary) > maxBoundary:
-		return nil, errorf(http.StatusBadRequest, "multipart", "", "boundary of %d characters, more than %d (RFC 2046 § 5.1.1)", len(boundary), maxBoundary)
+		return nil, errorf(StatusBadRequest, "multipart", "", "boundary of %d characters, more than %d (RFC 2046 § 5.1.1)", len(boundary), maxBoundary)
 	}
 	lim := cfg.Limits
 	// With no value limit, the body's still holds.
@@ -70,7 +69,7 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 			if !fs.seen {
 				// Go also says io.EOF when the body ends inside a part's
 				// headers; only the closing delimiter ends a form.
-				return nil, errorf(http.StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
+				return nil, errorf(StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
 			}
 			// The epilogue after the closing delimiter is read too, so
 			// that a body shorter than its CONTENT_LENGTH is refused
@@ -84,32 +83,32 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 			return nil, multipartError(err)
 		}
 		if n >= lim.parts() {
-			return nil, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "more than %d parts", lim.parts())
+			return nil, errorf(StatusRequestEntityTooLarge, "multipart", "", "more than %d parts", lim.parts())
 		}
 		lines := 0
 		for _, vs := range p.Header {
 			lines += len(vs)
 		}
 		if lines > lim.partHeaders() {
-			return nil, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "part %d has %d header lines, more than %d", n+1, lines, lim.partHeaders())
+			return nil, errorf(StatusRequestEntityTooLarge, "multipart", "", "part %d has %d header lines, more than %d", n+1, lines, lim.partHeaders())
 		}
 		if cte := strings.ToLower(p.Header.Get("Content-Transfer-Encoding")); cte != "" && cte != "7bit" && cte != "8bit" && cte != "binary" {
-			return nil, errorf(http.StatusBadRequest, "multipart", cte, "part %d: Content-Transfer-Encoding is not used in multipart/form-data (RFC 7578 § 4.7)", n+1)
+			return nil, errorf(StatusBadRequest, "multipart", cte, "part %d: Content-Transfer-Encoding is not used in multipart/form-data (RFC 7578 § 4.7)", n+1)
 		}
 		cds := p.Header.Values("Content-Disposition")
 		if len(cds) != 1 {
-			return nil, errorf(http.StatusBadRequest, "multipart", "", "part %d has %d Content-Disposition headers, not one", n+1, len(cds))
+			return nil, errorf(StatusBadRequest, "multipart", "", "part %d has %d Content-Disposition headers, not one", n+1, len(cds))
 		}
 		disp, dp, err := mime.ParseMediaType(cds[0])
 		if err != nil {
-			return nil, &Error{Status: http.StatusBadRequest, Op: "multipart", Input: cds[0], Msg: fmt.Sprintf("part %d Content-Disposition", n+1), Err: err}
+			return nil, &Error{Status: StatusBadRequest, Op: "multipart", Input: cds[0], Msg: fmt.Sprintf("part %d Content-Disposition", n+1), Err: err}
 		}
 		if dup := duplicateParam(cds[0]); dup != "" {
-			return nil, errorf(http.StatusBadRequest, "multipart", cds[0], "part %d: parameter %q given twice", n+1, dup)
+			return nil, errorf(StatusBadRequest, "multipart", cds[0], "part %d: parameter %q given twice", n+1, dup)
 		}
 		name, hasName := dp["name"]
 		if disp != "form-data" || !hasName {
-			return nil, errorf(http.StatusBadRequest, "multipart", cds[0], "part %d is not form-data with a name (RFC 7578 § 4.2)", n+1)
+			return nil, errorf(StatusBadRequest, "multipart", cds[0], "part %d is not form-data with a name (RFC 7578 § 4.2)", n+1)
 		}
 		fn, ext, isFile, warn := fileName(cds[0], dp)
 		if warn != "" {
@@ -178,9 +177,9 @@ func multipartError(err error) error {
 	case errors.As(err, &e):
 		return err
 	case errors.Is(err, multipart.ErrMessageTooLarge):
-		return &Error{Status: http.StatusRequestEntityTooLarge, Op: "multipart", Msg: "part headers too large", Err: err}
+		return &Error{Status: StatusRequestEntityTooLarge, Op: "multipart", Msg: "part headers too large", Err: err}
 	}
-	return &Error{Status: http.StatusBadRequest, Op: "multipart", Msg: "broken body (truncated, or no closing boundary)", Err: err}
+	return &Error{Status: StatusBadRequest, Op: "multipart", Msg: "broken body (truncated, or no closing boundary)", Err: err}
 }
 
 // storeFile streams a file part to a temporary file, hashing it on the way.
@@ -189,13 +188,13 @@ func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
 	if form.dir == "" {
 		dir, err := os.MkdirTemp(cfg.TempDir, "cgigate-")
 		if err != nil {
-			return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "temporary folder", Err: errors.Join(ErrServer, err)}
+			return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary folder", Err: errors.Join(ErrServer, err)}
 		}
 		form.dir = dir
 	}
 	tf, err := os.CreateTemp(form.dir, "part-")
 	if err != nil {
-		return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
+		return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
 	}
 	defer tf.Close()
 	max := cfg.Limits.fileBytes()
@@ -206,10 +205,10 @@ func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
 		if errors.As(err, &e) || !isWriteError(err) {
 			return rawFile{}, multipartError(err)
 		}
-		return rawFile{}, &Error{Status: http.StatusInternalServerError, Op: "multipart", Msg: "storing a file", Err: errors.Join(ErrServer, err)}
+		return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "storing a file", Err: errors.Join(ErrServer, err)}
 	}
 	if n > max {
-		return rawFile{}, errorf(http.StatusRequestEntityTooLarge, "multipart", "", "a file of more than %d bytes", max)
+		return rawFile{}, errorf(StatusRequestEntityTooLarge, "multipart", "", "a file of more than %d bytes", max)
 	}
 	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), path: tf.Name()}, nil
 }

@@ -1,10 +1,7 @@
 package cgi
 
 import (
-	"context"
 	"io"
-	"net/http"
-	gocgi "net/http/cgi"
 	"os"
 	"strconv"
 	"strings"
@@ -26,23 +23,31 @@ func validContentLength(s string) bool {
 	return true
 }
 
-type infoKey struct{}
+// Request is a CGI request as the RFC 3875 meta-variables give it, and
+// its body. Its fields have net/http's names where they mean the same.
+type Request struct {
+	Method   string // REQUEST_METHOD
+	Path     string // SCRIPT_NAME followed by PATH_INFO, as sent
+	RawQuery string // QUERY_STRING, the query the server decided on
+	Host     string // HTTP_HOST
+	// RemoteAddr is the client's address (REMOTE_ADDR), without a port.
+	RemoteAddr string
+	// Header holds the HTTP_* meta-variables by header name (HTTP_ACCEPT
+	// is Accept) and CONTENT_TYPE as Content-Type. It never holds Proxy.
+	Header Header
+	// ContentLength is CONTENT_LENGTH, or -1 for a POST whose length is
+	// not known (a chunked request through Apache).
+	ContentLength int64
+	// Body is the body, cut at ContentLength; nil when there is none.
+	Body io.Reader
 
-// info is what a CGI request carries beyond an *http.Request.
-type info struct {
 	args []string // argv from the server: ISINDEX words, compared only
-	cgi  bool     // built from a CGI environment
 }
 
-func requestInfo(r *http.Request) info {
-	i, _ := r.Context().Value(infoKey{}).(info)
-	return i
-}
-
-// Request returns the request of the current CGI child process: its
+// FromProcess returns the request of the current CGI child process: its
 // environment, os.Stdin and os.Args. It is RequestFromMap over the process
 // state; see there.
-func Request() (*http.Request, error) {
+func FromProcess() (*Request, error) {
 	return RequestFromMap(Environ(os.Environ()), os.Args[1:], os.Stdin)
 }
 
@@ -58,13 +63,12 @@ func Environ(kv []string) map[string]string {
 }
 
 // RequestFromMap builds the request of a CGI child from its RFC 3875
-// meta-variables by way of net/http/cgi.RequestFromMap, then corrects what
-// that function leaves to the caller:
+// meta-variables, which are the truth where net/http/cgi.RequestFromMap
+// reads otherwise:
 //
 //   - QUERY_STRING is the query (RFC 3875 § 4.1.7). net/http/cgi builds
 //     the URL from REQUEST_URI when it is set, which after a mod_rewrite
-//     differs from the query the server decided on; r.URL.RawQuery is
-//     replaced by QUERY_STRING.
+//     differs from the query the server decided on.
 //   - CONTENT_LENGTH must match ^[0-9]{1,10}$ (RFC 3875 § 4.1.2); "-1",
 //     "+5", " 5", "1e3" are an *Error with status 400. RFC 3875 § 4.1.2
 //     has the server set CONTENT_LENGTH for any body, but Apache sets none
@@ -75,6 +79,9 @@ func Environ(kv []string) map[string]string {
 //   - The Proxy header (HTTP_PROXY, httpoxy, CVE-2016-5385) is dropped;
 //     the gateway makes no outbound requests at all, and never reads
 //     HTTP_PROXY from its environment.
+//   - No meta-variable is parsed as a URL, so a control byte in PATH_INFO
+//     or QUERY_STRING is data for the decoder to refuse, never a failure
+//     to build the request.
 //   - args are the words Apache puts in argv for an ISINDEX query (RFC
 //     3875 § 7.2). They are kept to be compared with QUERY_STRING, and are
 //     never read as options: that is the php-cgi attack (CVE-2012-1823,
@@ -85,52 +92,45 @@ func Environ(kv []string) map[string]string {
 // (with no body), so that the error can be answered in the format its
 // Accept header asks for; it is nil only when no request can be built at
 // all (no REQUEST_METHOD), a server fault.
-func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*http.Request, error) {
-	clen, hasCL := env["CONTENT_LENGTH"]
-	var clErr error
-	if hasCL && clen != "" && !validContentLength(clen) {
-		clErr = errorf(http.StatusBadRequest, "CONTENT_LENGTH", clen, "not a decimal byte count (RFC 3875 § 4.1.2)")
+func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*Request, error) {
+	method := env["REQUEST_METHOD"]
+	if method == "" {
+		return nil, &Error{Status: StatusInternalServerError, Op: "environment", Msg: "not a CGI request: no REQUEST_METHOD (RFC 3875 § 4.1.12)", Err: ErrServer}
 	}
-	// net/http/cgi parses CONTENT_LENGTH itself and would refuse some of
-	// the bad forms without building a request, and it parses the URL from
-	// REQUEST_URI (or SCRIPT_NAME, PATH_INFO and QUERY_STRING), refusing a
-	// control byte in any of them: client input, which must not make it
-	// fail. Hand it a copy without those, and set the URL from the
-	// meta-variables themselves.
-	m := make(map[string]string, len(env))
+	r := &Request{
+		Method:     method,
+		Path:       env["SCRIPT_NAME"] + env["PATH_INFO"],
+		RawQuery:   env["QUERY_STRING"],
+		Host:       env["HTTP_HOST"],
+		RemoteAddr: env["REMOTE_ADDR"],
+		Header:     Header{},
+		args:       args,
+	}
 	for k, v := range env {
-		switch k {
-		case "CONTENT_LENGTH", "REQUEST_URI", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING":
-		default:
-			m[k] = v
+		name, ok := strings.CutPrefix(k, "HTTP_")
+		if !ok || name == "HOST" || name == "PROXY" {
+			continue
 		}
+		r.Header.Add(strings.ReplaceAll(name, "_", "-"), v)
 	}
-	r, err := gocgi.RequestFromMap(m)
-	if err != nil {
-		return nil, &Error{Status: http.StatusInternalServerError, Op: "environment", Msg: "not a CGI request", Err: err}
+	if ct := env["CONTENT_TYPE"]; ct != "" {
+		r.Header.Set("Content-Type", ct)
 	}
-	r.URL.Path = env["SCRIPT_NAME"] + env["PATH_INFO"]
-	r.URL.RawPath = ""
-	r.URL.RawQuery = env["QUERY_STRING"]
-	r.URL.ForceQuery = false
-	r.RequestURI = ""
-	r.Header.Del("Proxy")
-	r.Body = http.NoBody
-	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info{args: args, cgi: true}))
-	if clErr != nil {
-		return r, clErr
+	clen, hasCL := env["CONTENT_LENGTH"]
+	if hasCL && clen != "" && !validContentLength(clen) {
+		return r, errorf(StatusBadRequest, "CONTENT_LENGTH", clen, "not a decimal byte count (RFC 3875 § 4.1.2)")
 	}
 	if !hasCL || clen == "" {
-		if r.Method == http.MethodPost && stdin != nil {
+		if r.Method == "POST" && stdin != nil {
 			r.ContentLength = -1
-			r.Body = io.NopCloser(stdin)
+			r.Body = stdin
 		}
 		return r, nil
 	}
 	n, _ := strconv.ParseInt(clen, 10, 64)
 	r.ContentLength = n
-	if n > 0 {
-		r.Body = io.NopCloser(io.LimitReader(stdin, n))
+	if n > 0 && stdin != nil {
+		r.Body = io.LimitReader(stdin, n)
 	}
 	return r, nil
 }

@@ -7,7 +7,7 @@ import (
 	"html/template"
 	"log"
 	"mime"
-	"net/http"
+	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,19 +103,21 @@ var refusedHeaders = map[string]bool{
 // 9110 token, a refused name (Location, Status, Content-Length,
 // Transfer-Encoding), and a value holding CR, LF, NUL or another control
 // byte: no input can add a header line (CVE-2012-5526, CVE-2016-4975).
-func SetHeader(h http.Header, name, value string) error {
-	if err := checkHeader(name, value); err != nil {
+func SetHeader(h Header, name, value string) error {
+	if err := CheckHeader(name, value); err != nil {
 		return err
 	}
 	h.Set(name, value)
 	return nil
 }
 
-func checkHeader(name, value string) error {
+// CheckHeader is SetHeader's test of one header field: nil when the
+// gateway may send it.
+func CheckHeader(name, value string) error {
 	switch {
 	case !httpguts.ValidHeaderFieldName(name):
 		return fmt.Errorf("cgi: header name %q is not a token", name)
-	case refusedHeaders[http.CanonicalHeaderKey(name)]:
+	case refusedHeaders[textproto.CanonicalMIMEHeaderKey(name)]:
 		return fmt.Errorf("cgi: header %s is never sent by the gateway", name)
 	case !httpguts.ValidHeaderFieldValue(value) || strings.ContainsAny(value, "\r\n\x00"):
 		return fmt.Errorf("cgi: header %s value %q holds a control byte", name, value)
@@ -128,7 +130,7 @@ func checkHeader(name, value string) error {
 // (each run of invalid bytes becomes one U+FFFD, as bytes.ToValidUTF8
 // does; html/template passes them through).
 // It sets no Content-Length: Apache does.
-func Respond(w http.ResponseWriter, status int, f Format, body []byte) {
+func Respond(w ResponseWriter, status int, f Format, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", f.ContentType())
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -160,7 +162,7 @@ var errorPage = sync.OnceValue(func() *template.Template {
 // in the format r's Accept header asks for: JSON {"error": "...",
 // "status": N}, an HTML page, or "N text\n\nmessage\n". A server fault's
 // reason goes to stderr (Apache's error log) and not to the client.
-func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+func WriteError(w ResponseWriter, r *Request, err error) {
 	st := StatusOf(err)
 	msg := strings.ToValidUTF8(Message(err), "\uFFFD")
 	if st >= 500 {
@@ -170,7 +172,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if r != nil {
 		f = Negotiate(r.Header.Get("Accept"))
 	}
-	if st == http.StatusMethodNotAllowed {
+	if st == StatusMethodNotAllowed {
 		w.Header().Set("Allow", "GET, HEAD, POST")
 	}
 	if f == HTML {
@@ -181,12 +183,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	case JSON:
 		json.NewEncoder(&buf).Encode(ErrorBody{Error: msg, Status: st})
 	case Text:
-		fmt.Fprintf(&buf, "%d %s\n\n%s\n", st, http.StatusText(st), msg)
+		fmt.Fprintf(&buf, "%d %s\n\n%s\n", st, StatusText(st), msg)
 	default:
 		errorPage().Execute(&buf, struct {
 			Status      int
 			Text, Error string
-		}{st, http.StatusText(st), msg})
+		}{st, StatusText(st), msg})
 	}
 	Respond(w, st, f, buf.Bytes())
 }

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -54,7 +52,7 @@ func TestSetHeaderRefuses(t *testing.T) {
 		{"a name that is not a token", "X Bad:", "v"},
 	} {
 		t.Run("SetHeader refuses "+tc.name, func(t *testing.T) {
-			h := http.Header{}
+			h := cgi.Header{}
 			if err := cgi.SetHeader(h, tc.key, tc.value); err == nil {
 				t.Error("accepted")
 			}
@@ -64,7 +62,7 @@ func TestSetHeaderRefuses(t *testing.T) {
 		})
 	}
 	t.Run("SetHeader sets a clean header", func(t *testing.T) {
-		h := http.Header{}
+		h := cgi.Header{}
 		if err := cgi.SetHeader(h, "X-Ok", "v; w=1"); err != nil || h.Get("X-Ok") != "v; w=1" {
 			t.Errorf("%v %v", err, h)
 		}
@@ -72,7 +70,7 @@ func TestSetHeaderRefuses(t *testing.T) {
 }
 
 // cgiOutput runs h as a CGI child through ServeEnv and parses its output.
-func cgiOutput(t *testing.T, h http.Handler, env map[string]string) (status string, hdr textproto.MIMEHeader, body string) {
+func cgiOutput(t *testing.T, h cgi.Handler, env map[string]string) (status string, hdr textproto.MIMEHeader, body string) {
 	t.Helper()
 	var out bytes.Buffer
 	if err := cgi.ServeEnv(h, cgi.Limits{}, env, nil, strings.NewReader(""), &out); err != nil {
@@ -89,7 +87,7 @@ func cgiOutput(t *testing.T, h http.Handler, env map[string]string) (status stri
 
 func TestCGIWriter(t *testing.T) {
 	t.Run("headers set behind SetHeader's back are left out, not split", func(t *testing.T) {
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 			w.Header()["X-Next"] = []string{"a\r\nSet-Cookie: a=b"}
 			w.Header()["Location"] = []string{"/cgi-bin/admin.cgi"}
 			w.Header()["Transfer-Encoding"] = []string{"chunked"}
@@ -107,21 +105,21 @@ func TestCGIWriter(t *testing.T) {
 		}
 	})
 	t.Run("a response without a Content-Type gets text/plain; charset=utf-8, not a sniffed one", func(t *testing.T) {
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) })
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) { w.Write([]byte("<html>")) })
 		_, hdr, _ := cgiOutput(t, h, cgiEnv())
 		if ct := hdr.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
 			t.Errorf("Content-Type %q", ct)
 		}
 	})
 	t.Run("a panic is a 500 whose reason stays out of the answer", func(t *testing.T) {
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("secret internals") })
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) { panic("secret internals") })
 		st, _, body := cgiOutput(t, h, cgiEnv("HTTP_ACCEPT", "application/json"))
 		if st != "500 Internal Server Error" || strings.Contains(body, "secret") {
 			t.Errorf("status %q body %q", st, body)
 		}
 	})
 	t.Run("a refused environment is answered in the Accept format without calling the handler", func(t *testing.T) {
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("handler called") })
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) { t.Error("handler called") })
 		st, _, body := cgiOutput(t, h, cgiEnv("REQUEST_METHOD", "POST", "CONTENT_LENGTH", "-1", "HTTP_ACCEPT", "application/json"))
 		var e cgi.ErrorBody
 		if err := json.Unmarshal([]byte(body), &e); err != nil || e.Status != 400 || !strings.Contains(e.Error, `"-1"`) || st != "400 Bad Request" {
@@ -132,7 +130,7 @@ func TestCGIWriter(t *testing.T) {
 
 func TestRespondIsValidUTF8(t *testing.T) {
 	// Corpus case 68: bytes FF FE 3C 78 3E.
-	w := httptest.NewRecorder()
+	w := newRecorder()
 	cgi.Respond(w, 200, cgi.HTML, []byte("\xff\xfe<x>"))
 	if !utf8.Valid(w.Body.Bytes()) || w.Body.String() != "\uFFFD<x>" {
 		t.Errorf("body %q", w.Body.String())
@@ -160,9 +158,9 @@ func TestWriteError(t *testing.T) {
 		{"a server fault hides its reason", "application/json", serverErr, 500, `"error":"Internal Server Error"`, "secret"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := httptest.NewRequest("GET", "/", nil)
+			r := &cgi.Request{Method: "GET", Header: cgi.Header{}}
 			r.Header.Set("Accept", tc.accept)
-			w := httptest.NewRecorder()
+			w := newRecorder()
 			cgi.WriteError(w, r, tc.err)
 			body := w.Body.String()
 			if w.Code != tc.status || !strings.Contains(body, tc.want) || tc.not != "" && strings.Contains(body, tc.not) {
@@ -179,7 +177,7 @@ func TestWriteError(t *testing.T) {
 // input resets it and Apache loses the answer. ServeEnv reads what is left
 // of a body once the answer is written.
 func TestServeEnvDrainsTheBody(t *testing.T) {
-	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	refuse := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 		cgi.WriteError(w, r, &cgi.Error{Status: 415, Op: "Content-Type"})
 	})
 	for _, tc := range []struct {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log"
 	"maps"
-	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -21,7 +20,7 @@ import (
 // net/http/cgi.Serve is not used because it builds its request itself
 // (REQUEST_URI over QUERY_STRING, CONTENT_LENGTH by strconv.ParseInt, no
 // deadline on stdin) and sniffs a Content-Type when the handler sets none.
-func Serve(h http.Handler, l Limits) error {
+func Serve(h Handler, l Limits) error {
 	return ServeEnv(h, l, Environ(os.Environ()), os.Args[1:], os.Stdin, os.Stdout)
 }
 
@@ -36,10 +35,10 @@ func Serve(h http.Handler, l Limits) error {
 // CONTENT_LENGTH, within the same deadline): under mod_cgid stdin and
 // stdout are one socket, and closing it with unread input resets it, so
 // Apache loses the answer (a 413 or 415 sent before the body was read).
-func ServeEnv(h http.Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
+func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
 	req, err := RequestFromMap(env, args, stdin)
-	w := &response{bw: bufio.NewWriter(stdout), header: make(http.Header)}
-	if req != nil && req.Body != nil && req.Body != http.NoBody {
+	w := &response{bw: bufio.NewWriter(stdout), header: Header{}}
+	if req != nil && req.Body != nil {
 		dr := newDeadlineReader(req.Body, l.readTimeout())
 		req.Body = dr
 		defer func() {
@@ -53,7 +52,7 @@ func ServeEnv(h http.Handler, l Limits, env map[string]string, args []string, st
 	case err != nil:
 		WriteError(w, req, err)
 	default:
-		Recover(h).ServeHTTP(w, req)
+		Recover(h).ServeCGI(w, req)
 	}
 	if ferr := w.finish(); ferr != nil {
 		return ferr
@@ -67,50 +66,42 @@ func ServeEnv(h http.Handler, l Limits, env map[string]string, args []string, st
 // Recover turns a panic in h into a 500 (when nothing was written yet),
 // with the panic and its stack on stderr: never a crash, and never the
 // server's internals in the answer.
-func Recover(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func Recover(h Handler) Handler {
+	return HandlerFunc(func(w ResponseWriter, r *Request) {
 		tw := &trackingWriter{ResponseWriter: w}
 		defer func() {
 			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
 				log.Printf("cgigate: panic: %v\n%s", v, debug.Stack())
 				if !tw.wrote {
 					WriteError(tw, r, fmt.Errorf("%w: panic: %v", ErrServer, v))
 				}
 			}
 		}()
-		h.ServeHTTP(tw, r)
+		h.ServeCGI(tw, r)
 	})
 }
 
-// Guard is Recover plus the CGI writer's header rules for a handler served
-// by another writer (net/http/fcgi): when the headers go out, any header
-// that checkHeader refuses (CR, LF or NUL in a value; Location,
-// Transfer-Encoding, Content-Length, Status) is left out and named on
-// stderr, and a missing Content-Type becomes text/plain; charset=utf-8.
-func Guard(h http.Handler) http.Handler {
-	r := Recover(h)
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r.ServeHTTP(&guardWriter{ResponseWriter: w}, req)
-	})
+type trackingWriter struct {
+	ResponseWriter
+	wrote bool
 }
 
-type guardWriter struct {
-	http.ResponseWriter
-	checked bool
+func (t *trackingWriter) WriteHeader(code int) { t.wrote = true; t.ResponseWriter.WriteHeader(code) }
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
 }
 
-func (g *guardWriter) check() {
-	if g.checked {
-		return
-	}
-	g.checked = true
-	h := g.ResponseWriter.Header()
+// SanitizeHeader is what every writer of the gateway's answers does just
+// before the header goes out, the CGI writer here and package cgihttp's
+// for net/http: it removes each field that CheckHeader refuses (CR, LF or
+// NUL in a value; Location, Transfer-Encoding, Content-Length, Status),
+// naming it on stderr, and gives an answer without a Content-Type
+// text/plain; charset=utf-8 rather than a sniffed one.
+func SanitizeHeader(h Header) {
 	for k, vs := range h {
 		for _, v := range vs {
-			if err := checkHeader(k, v); err != nil {
+			if err := CheckHeader(k, v); err != nil {
 				log.Printf("cgigate: header refused: %v", err)
 				delete(h, k)
 				break
@@ -122,39 +113,20 @@ func (g *guardWriter) check() {
 	}
 }
 
-func (g *guardWriter) WriteHeader(code int) { g.check(); g.ResponseWriter.WriteHeader(code) }
-func (g *guardWriter) Write(p []byte) (int, error) {
-	g.check()
-	return g.ResponseWriter.Write(p)
-}
-func (g *guardWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
-
-type trackingWriter struct {
-	http.ResponseWriter
-	wrote bool
-}
-
-func (t *trackingWriter) WriteHeader(code int) { t.wrote = true; t.ResponseWriter.WriteHeader(code) }
-func (t *trackingWriter) Write(p []byte) (int, error) {
-	t.wrote = true
-	return t.ResponseWriter.Write(p)
-}
-func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
-
 // response writes a CGI answer (RFC 3875 § 6): a Status header, the
 // handler's headers, a blank line, the body. It is the gateway's one header
-// writer: every header goes through checkHeader, so none carries CR, LF or
+// writer: every header goes through SanitizeHeader, so none carries CR, LF or
 // NUL and none is Location, Content-Length or Transfer-Encoding; a refused
 // header is left out and named on stderr. A response without a
 // Content-Type gets text/plain; charset=utf-8 rather than a sniffed one.
 type response struct {
 	bw     *bufio.Writer
-	header http.Header
+	header Header
 	wrote  bool
 	err    error
 }
 
-func (r *response) Header() http.Header { return r.header }
+func (r *response) Header() Header { return r.header }
 
 func (r *response) WriteHeader(code int) {
 	if r.wrote {
@@ -162,18 +134,12 @@ func (r *response) WriteHeader(code int) {
 	}
 	r.wrote = true
 	if code < 100 || code > 999 {
-		code = http.StatusInternalServerError
+		code = StatusInternalServerError
 	}
-	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, http.StatusText(code))
-	if r.header.Get("Content-Type") == "" {
-		r.header.Set("Content-Type", Text.ContentType())
-	}
+	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, StatusText(code))
+	SanitizeHeader(r.header)
 	for _, k := range slices.Sorted(maps.Keys(r.header)) {
 		for _, v := range r.header[k] {
-			if err := checkHeader(k, v); err != nil {
-				log.Printf("cgigate: header refused: %v", err)
-				continue
-			}
 			fmt.Fprintf(r.bw, "%s: %s\r\n", k, v)
 		}
 	}
@@ -182,7 +148,7 @@ func (r *response) WriteHeader(code int) {
 
 func (r *response) Write(p []byte) (int, error) {
 	if !r.wrote {
-		r.WriteHeader(http.StatusOK)
+		r.WriteHeader(StatusOK)
 	}
 	if r.err != nil {
 		return 0, r.err
@@ -196,7 +162,7 @@ func (r *response) Flush() { r.bw.Flush() }
 
 func (r *response) finish() error {
 	if !r.wrote {
-		r.WriteHeader(http.StatusOK)
+		r.WriteHeader(StatusOK)
 	}
 	if err := r.bw.Flush(); err != nil {
 		return err

@@ -2,7 +2,6 @@ package cgi
 
 import (
 	"io"
-	"net/http"
 	"unicode/utf8"
 )
 
@@ -25,7 +24,7 @@ const StreamHold = 64 << 10
 // the body short; its error is returned all the same. A failed Write of w
 // itself is returned to render as the error of its Write, but not by
 // RespondStream: it is w's to report (the CGI writer's Serve returns it).
-func RespondStream(w http.ResponseWriter, status int, f Format, render func(io.Writer) error) error {
+func RespondStream(w ResponseWriter, status int, f Format, render func(io.Writer) error) error {
 	s := &streamWriter{w: w, status: status, f: f}
 	err := render(s)
 	if err != nil && !s.sent {
@@ -41,7 +40,7 @@ func RespondStream(w http.ResponseWriter, status int, f Format, render func(io.W
 // streamWriter repairs UTF-8 across writes and holds the first StreamHold
 // bytes back.
 type streamWriter struct {
-	w      http.ResponseWriter
+	w      ResponseWriter
 	status int
 	f      Format
 	sent   bool   // the status and headers are written

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -44,7 +43,7 @@ func TestRespondStreamRepairsAsBytesToValidUTF8(t *testing.T) {
 		{"a body past the hold is streamed and repaired alike", []string{big, "\xe5", "\x8d", "\xb0\xff", big}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
+			w := newRecorder()
 			if err := cgi.RespondStream(w, http.StatusOK, cgi.Text, writes(tc.pieces...)); err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +62,7 @@ func TestRespondStreamSendsWhatRespondSends(t *testing.T) {
 	for _, f := range []cgi.Format{cgi.HTML, cgi.JSON, cgi.Text} {
 		t.Run("the "+f.ContentType()+" headers and body are Respond's", func(t *testing.T) {
 			body := "\xff\xfe<x> 印"
-			a, b := httptest.NewRecorder(), httptest.NewRecorder()
+			a, b := newRecorder(), newRecorder()
 			a.Header().Set("Content-Length", "3")
 			b.Header().Set("Content-Length", "3")
 			cgi.Respond(a, http.StatusTeapot, f, []byte(body))
@@ -79,7 +78,7 @@ func TestRespondStreamSendsWhatRespondSends(t *testing.T) {
 
 // failingWriter is a ResponseWriter whose body writes fail.
 type failingWriter struct {
-	*httptest.ResponseRecorder
+	*recorder
 	err error
 }
 
@@ -88,7 +87,7 @@ func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
 func TestRespondStreamFailures(t *testing.T) {
 	fault := errors.New("template fault")
 	t.Run("a render that fails within the hold has sent nothing", func(t *testing.T) {
-		w := httptest.NewRecorder()
+		w := newRecorder()
 		err := cgi.RespondStream(w, http.StatusOK, cgi.HTML, func(w io.Writer) error {
 			io.WriteString(w, "<!DOCTYPE html>")
 			return fault
@@ -102,7 +101,7 @@ func TestRespondStreamFailures(t *testing.T) {
 		}
 	})
 	t.Run("a render that fails past the hold has sent its start and returns the fault", func(t *testing.T) {
-		w := httptest.NewRecorder()
+		w := newRecorder()
 		start := strings.Repeat("a", cgi.StreamHold+1)
 		err := cgi.RespondStream(w, http.StatusOK, cgi.Text, func(w io.Writer) error {
 			io.WriteString(w, start)
@@ -114,7 +113,7 @@ func TestRespondStreamFailures(t *testing.T) {
 	})
 	t.Run("a failing response writer fails render's writes and is not returned", func(t *testing.T) {
 		broken := errors.New("broken pipe")
-		w := failingWriter{httptest.NewRecorder(), broken}
+		w := failingWriter{newRecorder(), broken}
 		var seen error
 		err := cgi.RespondStream(w, http.StatusOK, cgi.Text, func(w io.Writer) error {
 			for range 3 {

@@ -120,7 +120,7 @@ func TestEveryInputBoundHasADefault(t *testing.T) {
 	t.Run("a file over Limits.FileBytes is 413 (cgi.ReadForm)", func(t *testing.T) {
 		body := part(`name="f"; filename="a"`, strings.Repeat("x", 11)) + "--X--\r\n"
 		var got error
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 			_, got = cgi.ReadForm(r, cgi.Config{Limits: cgi.Limits{FileBytes: 10}, TempDir: t.TempDir()})
 			cgi.WriteError(w, r, got)
 		})

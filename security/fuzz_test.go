@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/cgi/cgihttp"
 	"github.com/cgigate/cgigate/decoder"
 )
 
@@ -31,7 +32,7 @@ var fuzzLimits = cgi.Limits{Body: 64 << 10, FileBytes: 4096, Parts: 20, PartHead
 func serveForm(t *testing.T, env map[string]string, body []byte) (formErr error, out []byte, alloc uint64) {
 	t.Helper()
 	tmp := t.TempDir()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 		cfg := cgi.Config{Limits: fuzzLimits, TempDir: tmp, Decoder: decoder.Options{Limits: decoder.Limits{ValueBytes: 1024}}}
 		form, err := cgi.ReadForm(r, cfg)
 		formErr = err
@@ -138,7 +139,7 @@ func checkAnswer(t *testing.T, out []byte) {
 // its header map by hand (bypassing cgi.SetHeader), the CGI answer
 // cgi.ServeEnv writes has only well-formed header lines, at most one per
 // value set, and none of Location, Status, Transfer-Encoding or
-// Content-Length from it; the same rules hold under cgi.Guard, the
+// Content-Length from it; the same rules hold under cgihttp.Handler, the
 // FastCGI path.
 func FuzzResponseHeaderIsOneLine(f *testing.F) {
 	f.Add("X-Next", "a\r\nSet-Cookie: a=b")
@@ -150,11 +151,11 @@ func FuzzResponseHeaderIsOneLine(f *testing.F) {
 	log.SetOutput(io.Discard) // the writer names each refused header on stderr
 	defer log.SetOutput(os.Stderr)
 	f.Fuzz(func(t *testing.T, name, value string) {
-		set := func(w http.ResponseWriter) {
+		set := func(w cgi.ResponseWriter) {
 			w.Header()[name] = []string{value}
 			w.Header().Add(name, value)
 		}
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 			set(w)
 			w.WriteHeader(http.StatusOK)
 			w.Write([]byte("body\n"))
@@ -189,18 +190,18 @@ func FuzzResponseHeaderIsOneLine(f *testing.F) {
 		if _, err := textproto.NewReader(bufioReader(string(head) + "\r\n\r\n")).ReadMIMEHeader(); err != nil {
 			t.Errorf("the header block does not parse: %v: %q", err, head)
 		}
-		// The FastCGI path: Guard over another writer.
+		// The FastCGI path: cgihttp over net/http's writer.
 		rec := httptest.NewRecorder()
-		cgi.Guard(h).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+		cgihttp.Handler(h).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 		for k, vs := range rec.Result().Header {
 			for _, v := range vs {
 				if strings.ContainsAny(k+v, "\r\n\x00") {
-					t.Errorf("Guard let %q: %q through", k, v)
+					t.Errorf("cgihttp let %q: %q through", k, v)
 				}
 			}
 			switch k {
 			case "Location", "Status", "Transfer-Encoding":
-				t.Errorf("Guard let %s through", k)
+				t.Errorf("cgihttp let %s through", k)
 			}
 		}
 	})

@@ -37,7 +37,7 @@ func TestCVE_2012_5526_CRLFNeverReachesAHeader(t *testing.T) {
 		})
 	})
 	t.Run("the writer drops a header a handler sets with CR LF", func(t *testing.T) {
-		out := serveWith(t, func(w http.ResponseWriter) {
+		out := serveWith(t, func(w cgi.ResponseWriter) {
 			w.Header()["X-Next"] = []string{"a\r\nSet-Cookie: a=b"}
 			w.Header()["X-Lf"] = []string{"a\nb"}
 			w.Header()["X-Nul"] = []string{"a\x00b"}
@@ -55,7 +55,7 @@ func TestCVE_2012_5526_CRLFNeverReachesAHeader(t *testing.T) {
 	})
 	t.Run("SetHeader refuses what the writer would drop", func(t *testing.T) {
 		for _, kv := range [][2]string{{"X-A", "v\r\nSet-Cookie: a=b"}, {"X-A", "v\n"}, {"X A", "v"}, {"Location", "/"}, {"Status", "302"}} {
-			if err := cgi.SetHeader(http.Header{}, kv[0], kv[1]); err == nil {
+			if err := cgi.SetHeader(cgi.Header{}, kv[0], kv[1]); err == nil {
 				t.Errorf("SetHeader(%q, %q) accepted", kv[0], kv[1])
 			}
 		}
@@ -87,7 +87,7 @@ func TestCVE_2024_24795_NoTransferEncodingOrStatusFromInput(t *testing.T) {
 		})
 	}
 	t.Run("the writer drops Transfer-Encoding, Status and Content-Length a handler sets", func(t *testing.T) {
-		out := serveWith(t, func(w http.ResponseWriter) {
+		out := serveWith(t, func(w cgi.ResponseWriter) {
 			w.Header()["Transfer-Encoding"] = []string{"chunked"}
 			w.Header()["Status"] = []string{"302 Found"}
 			w.Header()["Content-Length"] = []string{"0"}
@@ -109,9 +109,9 @@ func TestCVE_2024_24795_NoTransferEncodingOrStatusFromInput(t *testing.T) {
 // serveWith answers one CGI request with a handler that sets headers by
 // hand (bypassing cgi.SetHeader), through cgi.ServeEnv, and parses what
 // it wrote.
-func serveWith(t *testing.T, set func(w http.ResponseWriter)) response {
+func serveWith(t *testing.T, set func(w cgi.ResponseWriter)) response {
 	t.Helper()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 		set(w)
 		cgi.Respond(w, http.StatusOK, cgi.Text, []byte("body\n"))
 	})

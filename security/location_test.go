@@ -3,6 +3,8 @@ package security
 import (
 	"net/http"
 	"testing"
+
+	"github.com/cgigate/cgigate/cgi"
 )
 
 // Location: in a CGI answer, "Location: /path" with no Status is a local
@@ -25,7 +27,7 @@ func TestCVE_2024_38476_NoLocationFromInput(t *testing.T) {
 	})
 	t.Run("a Location a handler sets is never written, absolute or local", func(t *testing.T) {
 		for _, loc := range []string{"/cgi-bin/echo", "http://127.0.0.1/", "//evil.example/"} {
-			out := serveWith(t, func(w http.ResponseWriter) { w.Header()["Location"] = []string{loc} })
+			out := serveWith(t, func(w cgi.ResponseWriter) { w.Header()["Location"] = []string{loc} })
 			if _, ok := out.Header["Location"]; ok || out.Status != http.StatusOK {
 				t.Errorf("Location %q: %d %q", loc, out.Status, out.Head)
 			}

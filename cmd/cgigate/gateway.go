@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -31,7 +29,7 @@ func newGateway(cfg config, cfgErr error) *gateway {
 // isindexField is the field the prompt page's no-script fallback sends.
 const isindexField = "isindex"
 
-func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	if g.cfgErr != nil {
 		cgi.WriteError(w, r, g.cfgErr)
 		return
@@ -49,7 +47,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f := cgi.Negotiate(r.Header.Get("Accept"))
 	if form.Kind == decoder.Empty && f == cgi.HTML {
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP())
-		cgi.Respond(w, http.StatusOK, f, renderPrompt())
+		cgi.Respond(w, cgi.StatusOK, f, renderPrompt())
 		return
 	}
 	res := newResult(form)
@@ -57,14 +55,14 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
 		results, warns, err := search(g.cfg.indexDir, form.Keywords)
 		if err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: http.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
+			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
 		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "":
-		if err := appendLine(g.cfg.record, newRecord(g.now(), remoteHost(r.RemoteAddr), res)); err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: http.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
+		if err := appendLine(g.cfg.record, newRecord(g.now(), r.RemoteAddr, res)); err != nil {
+			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
 	}
@@ -77,7 +75,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", resultCSP)
 	}
-	if err := cgi.RespondStream(w, http.StatusOK, f, render); err != nil {
+	if err := cgi.RespondStream(w, cgi.StatusOK, f, render); err != nil {
 		// A template fault is a server fault: cgi.Recover answers 500 when
 		// nothing was sent yet (a page under cgi.StreamHold never is).
 		panic(err)
@@ -88,7 +86,7 @@ func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // _charset_) as an ISINDEX search for its words: the prompt page's form
 // without script.
 func (g *gateway) isindexFallback(form *cgi.Form) error {
-	if form.Kind != decoder.Form || form.Method == http.MethodPost || len(form.Files) > 0 {
+	if form.Kind != decoder.Form || form.Method == "POST" || len(form.Files) > 0 {
 		return nil
 	}
 	var value *string
@@ -117,13 +115,6 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 		form.Kind = decoder.Empty
 	}
 	return nil
-}
-
-func remoteHost(addr string) string {
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		return h
-	}
-	return addr
 }
 
 // Content-Security-Policy: the pages load nothing, the prompt runs only

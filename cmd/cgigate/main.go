@@ -9,6 +9,10 @@
 //	                         CGI child through net/http/cgi.Handler
 //	cgigate -fcgi ADDR       FastCGI (net/http/fcgi), for mod_proxy_fcgi
 //
+// Built with -tags cgionly, the binary leaves out -http and -fcgi, and with
+// them every package of net/http: a CGI process starts for every request,
+// and that build starts faster (BENCHMARKS.md, "What costs what").
+//
 // CGI mode is decided by GATEWAY_INTERFACE before any flag is parsed:
 // Apache passes an ISINDEX query's words as arguments, and a word like
 // "-s" must never be read as an option (php-cgi, CVE-2012-1823 and
@@ -20,14 +24,9 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net"
-	"net/http"
-	gocgi "net/http/cgi"
-	"net/http/fcgi"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/cgigate/cgigate/cgi"
 )
@@ -83,46 +82,4 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	fl.Usage()
 	return 2
-}
-
-// serveHTTP runs this binary as a CGI child for every request, so the real
-// CGI path (environment, stdin, the Status header) is what answers.
-func serveHTTP(addr string, stdout io.Writer) int {
-	exe, err := os.Executable()
-	if err != nil {
-		log.Printf("cgigate: %v", err)
-		return 1
-	}
-	inherit := []string{"TMPDIR"}
-	for _, s := range settings {
-		inherit = append(inherit, s.name)
-	}
-	h := &gocgi.Handler{Path: exe, Root: "/", InheritEnv: inherit}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		log.Printf("cgigate: %v", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "cgigate: open http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	log.Printf("cgigate: %v", srv.Serve(ln))
-	return 1
-}
-
-// serveFCGI serves the same handler over FastCGI. The configuration is
-// read once; a bad one stops the server before it listens.
-func serveFCGI(env map[string]string, addr string, stdout io.Writer) int {
-	cfg, err := loadConfig(env)
-	if err != nil {
-		log.Printf("cgigate: %v", err)
-		return 1
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		log.Printf("cgigate: %v", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "cgigate: FastCGI on %s\n", ln.Addr())
-	log.Printf("cgigate: %v", fcgi.Serve(ln, cgi.Guard(newGateway(cfg, nil))))
-	return 1
 }
