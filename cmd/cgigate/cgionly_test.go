@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// leanBin builds the gateway with -tags cgionly, as README deploys it in
+// cgi-bin, once for the tests that compare it with bin.
+var leanBin = sync.OnceValues(func() (string, error) {
+	out := filepath.Join(filepath.Dir(bin), "cgigate-cgionly") // removed with bin
+	build := exec.Command("go", "build", "-tags", "cgionly", "-o", out, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := build.CombinedOutput(); err != nil {
+		return "", &exec.Error{Name: "go build -tags cgionly: " + string(msg), Err: err}
+	}
+	return out, nil
+})
+
+func lean(t *testing.T) string {
+	t.Helper()
+	p, err := leanBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The cgionly build leaves out -http and -fcgi only: every CGI answer is
+// the default build's, byte for byte.
+func TestCGIOnlyBuildAnswersAsTheDefaultBuild(t *testing.T) {
+	mp := "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b\r\nContent-Disposition: form-data; name=\"q\"\r\n\r\n\xb0\xf5\r\n--b--\r\n"
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		body string
+	}{
+		{"a form query, as JSON", cgiEnv("QUERY_STRING", "q=caf%C3%A9+%3Cb%3E&lang=fr", "HTTP_ACCEPT", "application/json"), nil, ""},
+		{"a form query, as HTML", cgiEnv("QUERY_STRING", "q=%B0%F5%BA%FE&_charset_=euc-jp"), nil, ""},
+		{"an ISINDEX query with its argv", cgiEnv("QUERY_STRING", "%5BEUC%5D:%B0%F5+%BA%FE", "HTTP_ACCEPT", "text/plain"), []string{"\\[EUC\\]:\xb0\xf5", "\xba\xfe"}, ""},
+		{"the prompt page", cgiEnv(), nil, ""},
+		{"a urlencoded POST", postEnv("application/x-www-form-urlencoded", "a=%E5%8D%B0&b=2", "HTTP_ACCEPT", "application/json"), nil, "a=%E5%8D%B0&b=2"},
+		{"a multipart POST with a file", postEnv("multipart/form-data; boundary=b; charset=euc-jp", mp, "HTTP_ACCEPT", "application/json"), nil, mp},
+		{"a bad CONTENT_LENGTH", cgiEnv("REQUEST_METHOD", "POST", "CONTENT_LENGTH", "+5", "HTTP_ACCEPT", "application/json"), nil, "a=1&b"},
+		{"a method that is not allowed", cgiEnv("REQUEST_METHOD", "PUT"), nil, ""},
+		{"an unknown charset", cgiEnv("QUERY_STRING", "a=1&_charset_=x-nonesuch", "HTTP_ACCEPT", "text/plain"), nil, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var outs [2]string
+			for i, b := range []string{bin, lean(t)} {
+				cmd := exec.Command(b, tc.args...)
+				for k, v := range tc.env {
+					cmd.Env = append(cmd.Env, k+"="+v)
+				}
+				cmd.Env = append(cmd.Env, "TMPDIR="+t.TempDir())
+				cmd.Stdin = strings.NewReader(tc.body)
+				var out bytes.Buffer
+				cmd.Stdout = &out
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%s: %v", b, err)
+				}
+				outs[i] = out.String()
+			}
+			if outs[0] != outs[1] {
+				t.Errorf("default build:\n%s\ncgionly build:\n%s", outs[0], outs[1])
+			}
+			if !strings.HasPrefix(outs[0], "Status: ") {
+				t.Errorf("not a CGI answer: %q", outs[0])
+			}
+		})
+	}
+}
+
+func TestCGIOnlyBuild(t *testing.T) {
+	t.Run("it links no net/http, crypto/tls or HTTP/2", func(t *testing.T) {
+		out, err := exec.Command("go", "list", "-tags", "cgionly", "-deps", ".").Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "crypto/tls" || strings.Contains(p, "http2") {
+				t.Errorf("the cgionly build links %s", p)
+			}
+		}
+	})
+	for _, mode := range []string{"-http", "-fcgi"} {
+		t.Run(mode+" says it is not in the binary, and exits 2", func(t *testing.T) {
+			cmd := exec.Command(lean(t), mode, "127.0.0.1:0")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "-tags cgionly") {
+				t.Errorf("exit %v, stderr %q", err, stderr.String())
+			}
+		})
+	}
+}
