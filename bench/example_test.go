@@ -131,7 +131,7 @@ func ExampleBuildPeers() {
 }
 
 func ExampleGoBuild() {
-	bin, err := bench.GoBuild(".", "./cmd/cgigate", os.TempDir()+"/cgigate")
+	bin, err := bench.GoBuild(".", "./cmd/cgigate", os.TempDir()+"/cgigate", "cgionly")
 	fmt.Println(bin, err)
 }
 
@@ -145,7 +145,7 @@ func ExampleStartApache() {
 	dir, _ := os.MkdirTemp("", "peers-")
 	defer os.RemoveAll(dir)
 	peers, _ := bench.BuildPeers(dir, ".", "")
-	fcgi, err := bench.StartFastCGI(peers[bench.Gateway], nil)
+	fcgi, err := bench.StartFastCGI(peers[bench.GatewayF], nil)
 	if err != nil {
 		fmt.Println(err)
 		return

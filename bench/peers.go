@@ -65,7 +65,8 @@ func Missing(reqs []Requirement) []string {
 // path: the C floor compiled with gcc -O2, the scripts copied, the Go
 // programs built static (CGO_ENABLED=0, as the README asks of cgigate) from
 // the module whose root is moduleRoot. gateway, when not empty, is a
-// prebuilt cgigate to use instead of building ./cmd/cgigate.
+// prebuilt cgigate to use in cgi-bin instead of building ./cmd/cgigate
+// with -tags cgionly. GatewayF is always the default build, for -fcgi.
 func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	out := map[string]string{}
 	write := func(name string, data []byte) error {
@@ -90,27 +91,33 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	if err := write(Python, fieldstoragePY); err != nil {
 		return nil, err
 	}
-	builds := map[string]string{GoCGI: "./bench/peers/gocgi"}
+	// cgigate in cgi-bin is built as README deploys it, with -tags cgionly
+	// (no net/http); its FastCGI mode needs the default build.
+	builds := []struct{ name, pkg, tags string }{
+		{GoCGI, "./bench/peers/gocgi", ""},
+		{GatewayF, "./cmd/cgigate", ""},
+	}
 	if gateway == "" {
-		builds[Gateway] = "./cmd/cgigate"
+		builds = append(builds, struct{ name, pkg, tags string }{Gateway, "./cmd/cgigate", "cgionly"})
 	} else {
 		out[Gateway] = gateway
 	}
-	for name, pkg := range builds {
-		p, err := GoBuild(moduleRoot, pkg, filepath.Join(dir, name))
+	for _, b := range builds {
+		p, err := GoBuild(moduleRoot, b.pkg, filepath.Join(dir, b.name), b.tags)
 		if err != nil {
 			return nil, err
 		}
-		out[name] = p
+		out[b.name] = p
 	}
 	return out, nil
 }
 
 // GoBuild builds the main package pkg of the module at moduleRoot as a
 // static binary (CGO_ENABLED=0, no VCS stamping so that a clone owned by
-// another user builds) at dst.
-func GoBuild(moduleRoot, pkg, dst string) (string, error) {
-	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", dst, pkg)
+// another user builds) at dst, with the build tags in tags
+// (comma-separated; "" for none).
+func GoBuild(moduleRoot, pkg, dst, tags string) (string, error) {
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-tags", tags, "-o", dst, pkg)
 	cmd.Dir = moduleRoot
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {

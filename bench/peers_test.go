@@ -69,7 +69,7 @@ func TestPeers(t *testing.T) {
 
 	t.Run("every peer under Apache event and cgigate -fcgi answer 200 with the decoded fields", func(t *testing.T) {
 		apachetest.Binary(t) // skips (fails under CI=true) without Apache
-		fcgi, err := StartFastCGI(peers[Gateway], nil)
+		fcgi, err := StartFastCGI(peers[GatewayF], nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func startFastCGI(t testing.TB, env ...string) string {
 		t.Fatal(err)
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	cmd := exec.Command(gatewayBin, "-fcgi", addr)
+	cmd := exec.Command(fastcgiBin, "-fcgi", addr)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CGIGATE_") && !strings.HasPrefix(kv, "GATEWAY_INTERFACE=") {
 			cmd.Env = append(cmd.Env, kv)

@@ -17,10 +17,11 @@ import (
 	"github.com/cgigate/cgigate/internal/apachetest"
 )
 
-// gatewayBin is the cgigate binary built by TestMain; echoBin is
-// apachetest's echo CGI, which reports the argv and QUERY_STRING Apache
-// gave it.
-var gatewayBin, echoBin string
+// gatewayBin is the cgigate binary built by TestMain as README deploys it
+// in cgi-bin (-tags cgionly); fastcgiBin is the default build, whose -fcgi
+// mode the FastCGI tests run; echoBin is apachetest's echo CGI, which
+// reports the argv and QUERY_STRING Apache gave it.
+var gatewayBin, fastcgiBin, echoBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "integration-cgigate-")
@@ -31,10 +32,14 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		for _, b := range []struct {
-			dst *string
-			pkg string
-		}{{&gatewayBin, "../cmd/cgigate"}, {&echoBin, "../internal/apachetest/testdata/echocgi"}} {
-			bin, err := build(dir, b.pkg)
+			dst       *string
+			pkg, tags string
+		}{
+			{&gatewayBin, "../cmd/cgigate", "cgionly"},
+			{&fastcgiBin, "../cmd/cgigate", ""},
+			{&echoBin, "../internal/apachetest/testdata/echocgi", ""},
+		} {
+			bin, err := build(dir, b.pkg, b.tags)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
@@ -47,15 +52,19 @@ func TestMain(m *testing.M) {
 }
 
 // build builds the main package pkg statically (CGO_ENABLED=0, as the
-// gateway is deployed) into dir. apachetest.BuildGo builds per test; this
-// suite builds once and copies the file into every server.
-func build(dir, pkg string) (string, error) {
+// gateway is deployed) with the build tags in tags into dir.
+// apachetest.BuildGo builds per test; this suite builds once and copies
+// the file into every server.
+func build(dir, pkg, tags string) (string, error) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
 	out := filepath.Join(dir, filepath.Base(pkg))
-	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-o", out, pkg)
+	if tags != "" {
+		out += "-" + tags
+	}
+	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-tags", tags, "-o", out, pkg)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)

@@ -143,7 +143,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 
 	if o.want("load") {
 		fmt.Fprintln(progress, "cgibench: load rounds")
-		fcgi, err := bench.StartFastCGI(peers[bench.Gateway], nil)
+		fcgi, err := bench.StartFastCGI(peers[bench.GatewayF], nil)
 		if err != nil {
 			return err
 		}

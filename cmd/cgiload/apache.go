@@ -44,10 +44,10 @@ func startApache(ctx context.Context, gateway, mpm string, stderr io.Writer) (*a
 	}
 	if gateway == "" {
 		gateway = filepath.Join(root, "cgigate")
-		build := exec.CommandContext(ctx, "go", "build", "-o", gateway, "./cmd/cgigate")
+		build := exec.CommandContext(ctx, "go", "build", "-tags", "cgionly", "-o", gateway, "./cmd/cgigate")
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build ./cmd/cgigate (run cgiload from the project's root, or give -gateway): %v\n%s", err, out)
+			return nil, fmt.Errorf("go build -tags cgionly ./cmd/cgigate (run cgiload from the project's root, or give -gateway): %v\n%s", err, out)
 		}
 	}
 	s.record = filepath.Join(recDir, "load.jsonl")

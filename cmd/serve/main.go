@@ -98,7 +98,14 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 	fmt.Fprintf(stdout, "serve: working folder %s (removed at exit)\n", root)
 	cgiBin := filepath.Join(root, "cgi-bin")
 	gateway := filepath.Join(cgiBin, "cgigate")
-	if err := buildGateway(gateway, environ, stderr); err != nil {
+	// Under Apache the gateway is built as README deploys it in cgi-bin;
+	// Go's CGI host is the gateway's own -http mode, which that build
+	// leaves out.
+	tags := "cgionly"
+	if bin == "" {
+		tags = ""
+	}
+	if err := buildGateway(gateway, tags, environ, stderr); err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
@@ -163,14 +170,14 @@ func makeRoot() (string, error) {
 	return root, apache.Mkdir(filepath.Join(root, "cgi-bin"), 0o755)
 }
 
-// buildGateway builds cmd/cgigate statically, as it is deployed, to out
-// with mode 0755 whatever the umask.
-func buildGateway(out string, environ []string, stderr io.Writer) error {
+// buildGateway builds cmd/cgigate statically with the build tags in tags
+// to out, with mode 0755 whatever the umask.
+func buildGateway(out, tags string, environ []string, stderr io.Writer) error {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-o", out, "github.com/cgigate/cgigate/cmd/cgigate")
+	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-tags", tags, "-o", out, "github.com/cgigate/cgigate/cmd/cgigate")
 	cmd.Env = append(environ, "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
