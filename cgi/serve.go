@@ -12,7 +12,7 @@ import (
 )
 
 // Serve answers the current CGI request with h and returns once the answer
-// is written: the request from the process (Request), the answer to
+// is written: the request from the process (FromProcess), the answer to
 // stdout. The caller should exit right after it: mod_cgid waits for both
 // stdout and stdin to close, so nothing may outlive the answer holding
 // them.
