@@ -1,13 +1,14 @@
 package charset
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/htmlindex"
-	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 )
+
+//go:generate go run ./internal/genlabels
 
 // Charset is an encoding found by label, with the WHATWG fixes applied.
 // It is safe for concurrent use.
@@ -44,39 +45,50 @@ var restoresASCII = map[string]bool{
 }
 
 // asciiWhitespace is the set the Encoding Standard's "get an encoding" (§ 4.2)
-// strips; x/text's htmlindex trims Unicode white space as well, which would
+// strips; x/text's htmlindex trimmed Unicode white space as well, which would
 // accept labels a browser refuses.
 const asciiWhitespace = "\t\n\f\r "
+
+// labelEntry is a label Lookup accepts (lower-cased), the name of its
+// encoding and the encoding (lookup_labels.go).
+type labelEntry struct {
+	label, name string
+	enc         encID
+}
+
+// encID stands for one of x/text's encodings (encID.encoding).
+type encID uint8
 
 // Lookup finds the encoding a label names, following the Encoding Standard's
 // "get an encoding" (§ 4.2) and then IANA's registry. Labels of UTF-16 give
 // UTF-8, as "get an output encoding" (§ 4.3) does for forms and URLs; the
 // "replacement" encoding, which turns any input into a single U+FFFD, is
 // refused rather than silently losing the data.
+//
+// The labels are those of x/text's htmlindex (the Encoding Standard's) and
+// ianaindex (IANA's), with the names those packages give, in a table
+// generated from them (lookup_labels.go): linking the packages themselves
+// would cost every process start-up the indexes they build at init.
+// Matching ignores case as they do (strings.ToLower).
 func Lookup(label string) (*Charset, error) {
 	trimmed := strings.Trim(label, asciiWhitespace)
 	if trimmed == "" || strings.TrimSpace(trimmed) != trimmed {
 		return nil, &UnknownError{Label: label}
 	}
-	enc, err := htmlindex.Get(trimmed)
-	if err != nil {
-		enc, err = ianaindex.IANA.Encoding(trimmed)
-		if err != nil || enc == nil {
-			return nil, &UnknownError{Label: label}
-		}
+	i, ok := slices.BinarySearchFunc(labels[:], strings.ToLower(trimmed), func(e labelEntry, l string) int {
+		return strings.Compare(e.label, l)
+	})
+	if !ok {
+		return nil, &UnknownError{Label: label}
 	}
-	name, err := htmlindex.Name(enc)
-	if err != nil {
-		// Known to IANA, absent from the Encoding Standard: keep IANA's name.
-		name, _ = ianaindex.IANA.Name(enc)
-		name = strings.ToLower(name)
-	}
+	name := labels[i].name
 	switch name {
 	case "replacement":
 		return nil, &UnknownError{Label: label, Reason: "the WHATWG replacement encoding would turn the whole input into U+FFFD"}
 	case "utf-8", "utf-16be", "utf-16le":
 		return UTF8, nil
 	}
+	enc := labels[i].enc.encoding()
 	if fix := fixes[name]; fix != nil {
 		enc = fix(enc)
 	}
