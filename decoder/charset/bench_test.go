@@ -3,6 +3,7 @@ package charset
 import (
 	"encoding/hex"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,6 +126,28 @@ func BenchmarkDecodeVsXText(b *testing.B) {
 					}
 					b.ReportMetric(float64(best[0])/float64(best[1]), "x-xtext")
 				})
+			}
+		})
+	}
+}
+
+// BenchmarkLookup compares Lookup, which searches the generated table
+// (lookup_labels.go), with the algorithm it replaced, htmlindex then
+// ianaindex (oldLookup), on WHATWG labels, spellings Lookup trims or folds,
+// an IANA-only label and an unknown one:
+//
+//	go test -run x -bench Lookup -count 6 ./decoder/charset > bench.txt
+//	benchstat -col /impl bench.txt
+func BenchmarkLookup(b *testing.B) {
+	for _, label := range []string{"euc-jp", "Shift_JIS", " windows-1252\n", "csIBM866", "x-no-such-charset"} {
+		b.Run(strings.TrimSpace(label)+"/impl=cgigate", func(b *testing.B) {
+			for b.Loop() {
+				Lookup(label)
+			}
+		})
+		b.Run(strings.TrimSpace(label)+"/impl=htmlindex", func(b *testing.B) {
+			for b.Loop() {
+				oldLookup(label)
 			}
 		})
 	}
