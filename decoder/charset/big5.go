@@ -1,8 +1,6 @@
 package charset
 
 import (
-	"sync"
-
 	"golang.org/x/text/encoding"
 )
 
@@ -15,14 +13,12 @@ import (
 // index-big5.txt by internal/genencode. The decoder is x/text's unchanged; Decode's slow path
 // gives back the ASCII trail byte x/text swallows after an unmapped pair.
 
-func init() { fixes["big5"] = fixBig5 }
-
 func fixBig5(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
 		decoder:  decoderOf(enc),
-		encoder:  encoderWithExtras(enc, big5Extras),
+		encoder:  encoderWithExtras(enc, &big5Extras),
 	}
 }
 
-var big5Extras = sync.OnceValue(func() map[rune][]byte { return extrasMap(big5Encode[:]) })
+var big5Extras = onceValue[map[rune][]byte]{f: func() map[rune][]byte { return extrasMap(big5Encode[:]) }}

@@ -52,7 +52,7 @@ const (
 // character, so that a bad byte costs a pass over its chunk only.
 func (c *Charset) decodeBySpan(src []byte) (string, []Invalid) {
 	var bad []Invalid
-	dec := c.enc.NewDecoder()
+	dec := c.Encoding().NewDecoder()
 	out := make([]byte, 0, len(src)+len(src)/2+utf8.UTFMax)
 	for pos := 0; pos < len(src); {
 		end := pieceEnd(src, pos, spanSize)
@@ -159,7 +159,7 @@ func isASCII(b []byte) bool {
 // A U+FFFD can be real text only in the encodings that can encode it (UTF-8
 // is handled apart; GB18030, and GBK which decodes as GB18030, encode it as 84 31 A4 37).
 func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
-	t := c.enc.NewDecoder()
+	t := c.Encoding().NewDecoder()
 	var (
 		out strings.Builder
 		bad []Invalid

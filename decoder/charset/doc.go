@@ -6,7 +6,7 @@
 // The tables come from golang.org/x/text. Where x/text departs from the
 // Encoding Standard in ways that lose or forge data, a thin wrapper around
 // the x/text encoding restores the standard's behaviour; each wrapper lives
-// in its own file and registers itself in fixes:
+// in its own file and is applied by name in fix (lookup.go):
 //
 //   - gb18030.go, gbk.go: four-byte sequences are checked (the second and
 //     fourth byte must be digits, else the bytes after the first go back to

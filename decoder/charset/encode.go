@@ -42,7 +42,7 @@ func (c *Charset) Encode(s string, ncr bool) ([]byte, error) {
 		}
 		s = c.refusedAsNCR(s)
 	}
-	e := c.enc.NewEncoder()
+	e := c.Encoding().NewEncoder()
 	if ncr {
 		e = encoding.HTMLEscapeUnsupported(e)
 	}
@@ -105,7 +105,7 @@ func (c *Charset) unencodable(s string) error {
 		if c.refuses(r) {
 			return &UnencodableError{Charset: c.name, Rune: r, Offset: i}
 		}
-		if _, err := c.enc.NewEncoder().String(string(r)); err != nil {
+		if _, err := c.Encoding().NewEncoder().String(string(r)); err != nil {
 			return &UnencodableError{Charset: c.name, Rune: r, Offset: i}
 		}
 	}

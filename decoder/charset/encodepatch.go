@@ -31,9 +31,9 @@ func extrasMap(fixes []encodeFix) map[rune][]byte {
 	return m
 }
 
-func encoderWithExtras(enc encoding.Encoding, extras func() map[rune][]byte) func() transform.Transformer {
+func encoderWithExtras(enc encoding.Encoding, extras *onceValue[map[rune][]byte]) func() transform.Transformer {
 	return func() transform.Transformer {
-		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras()}
+		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras.get()}
 	}
 }
 

@@ -1,7 +1,6 @@
 package charset
 
 import (
-	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -15,8 +14,6 @@ import (
 // only the well-formed ones: ASCII, 8E A1-DF (half-width katakana), A1-FE
 // A1-FE (JIS X 0208) and 8F A1-FE A1-FE (JIS X 0212).
 
-func init() { fixes["euc-jp"] = fixEUCJP }
-
 func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
@@ -24,7 +21,7 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 		scan:     scanEUCJP,
 		// x/text writes U+FFFD wherever it departs from the standard here.
 		trust:   always,
-		encoder: encoderWithExtras(enc, eucJPExtras),
+		encoder: encoderWithExtras(enc, &eucJPExtras),
 	}
 }
 
@@ -34,7 +31,7 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 // x/text writes JIS X 0212 characters as 8F xx xx, which the standard's
 // encoder never does but its decoder reads back: kept, it loses nothing.)
 // Built on first use: a map literal is built at init.
-var eucJPExtras = sync.OnceValue(func() map[rune][]byte { return map[rune][]byte{0x2212: {0xA1, 0xDD}} })
+var eucJPExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte { return map[rune][]byte{0x2212: {0xA1, 0xDD}} }}
 
 func inA1FE(b byte) bool { return b >= 0xA1 && b != 0xFF }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"maps"
 	"slices"
-	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -39,27 +38,25 @@ import (
 // built on first use, so a process that never meets a GB sequence x/text
 // cannot be trusted with pays nothing at start-up.
 
-func init() { fixes["gb18030"] = fixGB18030 }
-
 func fixGB18030(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
 		decoder:  decoderOf(simplifiedchinese.GB18030),
 		scan:     scanGB18030,
 		trust:    gbTrust,
-		encoder:  encoderWithExtras(enc, gb18030Extras),
+		encoder:  encoderWithExtras(enc, &gb18030Extras),
 	}
 }
 
 // gb18030Extras is gbExtras plus the four-byte sequences x/text's encoder
 // gets wrong (gbFourByte: U+E7C7 is 81 35 F4 37).
-var gb18030Extras = sync.OnceValue(func() map[rune][]byte {
-	m := maps.Clone(gbExtras())
+var gb18030Extras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
+	m := maps.Clone(gbExtras.get())
 	for _, f := range gbFourByte {
 		m[f.r] = []byte(f.b)
 	}
 	return m
-})
+}}
 
 // gbRefuses reports the code points the standard's gb18030 and gbk encoders
 // refuse (§ 10.2.2) and x/text writes anyway, as bytes that decode to
@@ -79,9 +76,9 @@ func gbRefuses(gbk bool, r rune) bool {
 // has no two-byte sequence for them and, in GB18030, writes a four-byte
 // sequence that the standard decodes to another character (U+E000 becomes
 // 83 38 98 37, which is U+F014).
-var gbExtras = sync.OnceValue(func() map[rune][]byte {
+var gbExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
 	m := map[rune][]byte{}
-	patch := &gbTables().patch
+	patch := &gbTables.get().patch
 	enc := simplifiedchinese.GBK.NewEncoder()
 	add := func(lead, trail byte, c rune) {
 		if _, done := m[c]; done {
@@ -103,7 +100,7 @@ var gbExtras = sync.OnceValue(func() map[rune][]byte {
 		}
 	}
 	return m
-})
+}}
 
 // gbUserDefined is the Private Use Area code point index-gb18030.txt gives a
 // two-byte sequence in one of GBK's user-defined areas, or -1.
@@ -180,7 +177,7 @@ type gbTable struct {
 // gbTables is built on first use (0.1-0.2 ms), not at init:
 // only text that x/text's decoder cannot be trusted with is scanned, and
 // only the gb18030 encoder's extras need it otherwise.
-var gbTables = sync.OnceValue(func() *gbTable {
+var gbTables = onceValue[*gbTable]{f: func() *gbTable {
 	t := &gbTable{}
 	for lead := 0x81; lead <= 0xFE; lead++ {
 		for trail := 0x40; trail <= 0xFE; trail++ {
@@ -199,7 +196,7 @@ var gbTables = sync.OnceValue(func() *gbTable {
 		}
 	}
 	return t
-})
+}}
 
 // gbPointerValid is false for the four-byte pointers "index gb18030 ranges
 // code point" (§ 5) maps to null: between the BMP and the supplementary
@@ -253,7 +250,7 @@ func scanGB18030(src []byte, atEOF bool) (n, size int, r rune) {
 			return i, errorSize(b1), utf8.RuneError
 		}
 		if t == nil {
-			t = gbTables()
+			t = gbTables.get()
 		}
 		if !t.specialLead[b] {
 			i += 2 // the common case: a lead with nothing to patch

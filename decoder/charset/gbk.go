@@ -13,14 +13,12 @@ import (
 // with its GBK flag set (U+20AC as 0x80, no four-byte sequences), plus the
 // two-byte sequences the gb18030 wrapper decodes itself.
 
-func init() { fixes["gbk"] = fixGBK }
-
 func fixGBK(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
 		decoder:  decoderOf(simplifiedchinese.GB18030),
 		scan:     scanGB18030,
 		trust:    gbTrust,
-		encoder:  encoderWithExtras(enc, gbExtras),
+		encoder:  encoderWithExtras(enc, &gbExtras),
 	}
 }

@@ -1,7 +1,6 @@
 package charset
 
 import (
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -29,8 +28,6 @@ import (
 // pair in ISO-2022-JP is the EUC-JP pair with the high bits cleared). The
 // encoder stays x/text's: Charset.Encode refuses the SO, SI and ESC that the
 // standard's encoder refuses.
-
-func init() { fixes["iso-2022-jp"] = fixISO2022JP }
 
 func fixISO2022JP(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{Encoding: enc, decoder: newISO2022JPDecoder}
@@ -180,7 +177,7 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 // base in Transform's src) with x/text's table; an unmapped pair is one
 // U+FFFD for both bytes, as in the standard.
 func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err error) {
-	table := jis0208()
+	table := jis0208.get()
 	for nSrc+1 < len(src) {
 		lead, trail := src[nSrc], src[nSrc+1]
 		if lead < 0x21 || lead > 0x7E || trail < 0x21 || trail > 0x7E {
@@ -205,7 +202,7 @@ func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err
 // jis0208 is x/text's JIS X 0208 table, read once through its EUC-JP
 // decoder (a JIS X 0208 pair is the EUC-JP pair with the high bits
 // cleared): 94×94 code points, all in the BMP, 0 where unmapped.
-var jis0208 = sync.OnceValue(func() *[94 * 94]uint16 {
+var jis0208 = onceValue[*[94 * 94]uint16]{f: func() *[94 * 94]uint16 {
 	var t [94 * 94]uint16
 	dec := japanese.EUCJP.NewDecoder()
 	for i := range t {
@@ -215,7 +212,7 @@ var jis0208 = sync.OnceValue(func() *[94 * 94]uint16 {
 		}
 	}
 	return &t
-})
+}}
 
 // decodeISO2022JP decodes src in one pass with d recording every error;
 // the standard's state machine here says where each one is.

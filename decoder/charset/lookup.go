@@ -31,17 +31,45 @@ func (c *Charset) Name() string { return c.name }
 // only: giving back the ASCII byte x/text's Shift_JIS, Big5 and EUC-KR
 // decoders swallow after an unmapped pair, and refusing what the standard's
 // encoders refuse (ISO-2022-JP's SO, SI and ESC; invalid UTF-8).
-func (c *Charset) Encoding() encoding.Encoding { return c.enc }
+func (c *Charset) Encoding() encoding.Encoding {
+	if c.enc == nil {
+		return unicode.UTF8
+	}
+	return c.enc
+}
 
-// UTF8 is the charset a form falls back to when nothing names another.
-var UTF8 = &Charset{name: "utf-8", enc: unicode.UTF8, utf8: true}
+// UTF8 is the charset a form falls back to when nothing names another. Its
+// nil enc stands for unicode.UTF8 (Encoding): naming that variable of
+// another package here would make the package copy it at init.
+var UTF8 = &Charset{name: "utf-8", utf8: true}
 
-// fixes wraps the x/text encodings that depart from the Encoding Standard.
-// Each wrapper lives in its own file and registers itself here.
-var fixes = map[string]func(encoding.Encoding) encoding.Encoding{}
+// fix wraps the x/text encodings that depart from the Encoding Standard.
+// Each wrapper lives in its own file. A switch, not a map the files fill at
+// init: nothing of the package runs at process start-up.
+func fix(name string, enc encoding.Encoding) encoding.Encoding {
+	switch name {
+	case "big5":
+		return fixBig5(enc)
+	case "euc-jp":
+		return fixEUCJP(enc)
+	case "gb18030":
+		return fixGB18030(enc)
+	case "gbk":
+		return fixGBK(enc)
+	case "iso-2022-jp":
+		return fixISO2022JP(enc)
+	case "shift_jis":
+		return fixShiftJIS(enc)
+	case "windows-1252":
+		return fixWindows1252(enc)
+	}
+	return enc
+}
 
-var restoresASCII = map[string]bool{
-	"shift_jis": true, "euc-kr": true, "big5": true,
+// restoresASCII reports the charsets whose decoder gives back an ASCII
+// trail byte after an invalid pair (Charset.restoreASCII).
+func restoresASCII(name string) bool {
+	return name == "shift_jis" || name == "euc-kr" || name == "big5"
 }
 
 // asciiWhitespace is the set the Encoding Standard's "get an encoding" (§ 4.2)
@@ -88,11 +116,7 @@ func Lookup(label string) (*Charset, error) {
 	case "utf-8", "utf-16be", "utf-16le":
 		return UTF8, nil
 	}
-	enc := labels[i].enc.encoding()
-	if fix := fixes[name]; fix != nil {
-		enc = fix(enc)
-	}
-	return &Charset{name: name, enc: enc, restoreASCII: restoresASCII[name]}, nil
+	return &Charset{name: name, enc: fix(name, labels[i].enc.encoding()), restoreASCII: restoresASCII(name)}, nil
 }
 
 // MustLookup is Lookup for labels known at compile time; it panics on error.

@@ -47,7 +47,8 @@ func oldResolve(trimmed string) (name string, enc encoding.Encoding, ok bool) {
 	return name, enc, true
 }
 
-// oldLookup is Lookup as it was before the table, line for line.
+// oldLookup is Lookup as it was before the table, line for line (the
+// wrappers it applies, fix and restoresASCII, were a map then).
 func oldLookup(label string) (*Charset, error) {
 	trimmed := strings.Trim(label, asciiWhitespace)
 	if trimmed == "" || strings.TrimSpace(trimmed) != trimmed {
@@ -63,10 +64,7 @@ func oldLookup(label string) (*Charset, error) {
 	case "utf-8", "utf-16be", "utf-16le":
 		return UTF8, nil
 	}
-	if fix := fixes[name]; fix != nil {
-		enc = fix(enc)
-	}
-	return &Charset{name: name, enc: enc, restoreASCII: restoresASCII[name]}, nil
+	return &Charset{name: name, enc: fix(name, enc), restoreASCII: restoresASCII(name)}, nil
 }
 
 // ianaAliases are the keys of ianaindex's alias map, read by reflection: the

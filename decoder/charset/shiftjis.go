@@ -1,8 +1,6 @@
 package charset
 
 import (
-	"sync"
-
 	"golang.org/x/text/encoding"
 )
 
@@ -16,8 +14,6 @@ import (
 // ioQueue"); Decode's slow path, which runs whenever a U+FFFD appears, gives
 // it back (Charset.restoreASCII).
 
-func init() { fixes["shift_jis"] = fixShiftJIS }
-
 func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
@@ -25,7 +21,7 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 		scan:     scanShiftJIS,
 		// x/text writes U+FFFD wherever it departs from the standard here.
 		trust:   always,
-		encoder: encoderWithExtras(enc, shiftJISExtras),
+		encoder: encoderWithExtras(enc, &shiftJISExtras),
 	}
 }
 
@@ -38,12 +34,12 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 // writes U+00A5 and U+203E as 5C and 7E, which decode to '\' and '~':
 // those stay refused, since a non-ASCII character must not come back as
 // ASCII syntax.
-var shiftJISExtras = sync.OnceValue(func() map[rune][]byte {
+var shiftJISExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
 	m := extrasMap(shiftJISEncode[:])
 	m[0x80] = []byte{0x80}
 	m[0x2212] = []byte{0x81, 0x7C} // MINUS SIGN as U+FF0D, as the standard says
 	return m
-})
+}}
 
 func scanShiftJIS(src []byte, atEOF bool) (n, size int, r rune) {
 	for i := 0; i < len(src); {

@@ -1,8 +1,6 @@
 package charset
 
 import (
-	"sync"
-
 	"golang.org/x/text/encoding"
 )
 
@@ -12,8 +10,6 @@ import (
 // U+009D; x/text decodes them to U+FFFD and so loses them. The wrapper gives
 // them back, and encodes those five code points to their bytes again.
 
-func init() { fixes["windows-1252"] = fixWindows1252 }
-
 func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 	return &patchedEncoding{
 		Encoding: enc,
@@ -21,15 +17,15 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 		scan:     scanWindows1252,
 		// x/text writes U+FFFD for the five bytes and nowhere else.
 		trust:   always,
-		encoder: encoderWithExtras(enc, windows1252C1),
+		encoder: encoderWithExtras(enc, &windows1252C1),
 	}
 }
 
 // windows1252C1 are the code points x/text's windows-1252 lacks, each its
 // own byte; the map is built on first use, not at init.
-var windows1252C1 = sync.OnceValue(func() map[rune][]byte {
+var windows1252C1 = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
 	return map[rune][]byte{0x81: {0x81}, 0x8D: {0x8D}, 0x8F: {0x8F}, 0x90: {0x90}, 0x9D: {0x9D}}
-})
+}}
 
 func isWindows1252C1(b byte) bool {
 	return b == 0x81 || b == 0x8D || b == 0x8F || b == 0x90 || b == 0x9D
