@@ -1,7 +1,6 @@
 package charset
 
 import (
-	"slices"
 	"strings"
 
 	"golang.org/x/text/encoding"
@@ -84,6 +83,14 @@ type labelEntry struct {
 	enc         encID
 }
 
+// findLabel finds a lower-cased label in labels.
+func findLabel(label string) (labelEntry, bool) {
+	if i := labelIndex(label); i >= 0 {
+		return labels[i], true
+	}
+	return labelEntry{}, false
+}
+
 // encID stands for one of x/text's encodings (encID.encoding).
 type encID uint8
 
@@ -103,20 +110,18 @@ func Lookup(label string) (*Charset, error) {
 	if trimmed == "" || strings.TrimSpace(trimmed) != trimmed {
 		return nil, &UnknownError{Label: label}
 	}
-	i, ok := slices.BinarySearchFunc(labels[:], strings.ToLower(trimmed), func(e labelEntry, l string) int {
-		return strings.Compare(e.label, l)
-	})
+	e, ok := findLabel(strings.ToLower(trimmed))
 	if !ok {
 		return nil, &UnknownError{Label: label}
 	}
-	name := labels[i].name
+	name := e.name
 	switch name {
 	case "replacement":
 		return nil, &UnknownError{Label: label, Reason: "the WHATWG replacement encoding would turn the whole input into U+FFFD"}
 	case "utf-8", "utf-16be", "utf-16le":
 		return UTF8, nil
 	}
-	return &Charset{name: name, enc: fix(name, labels[i].enc.encoding()), restoreASCII: restoresASCII(name)}, nil
+	return &Charset{name: name, enc: fix(name, e.enc.encoding()), restoreASCII: restoresASCII(name)}, nil
 }
 
 // MustLookup is Lookup for labels known at compile time; it panics on error.

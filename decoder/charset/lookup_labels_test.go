@@ -191,7 +191,7 @@ func TestEveryLabelNamesTheEncodingHtmlindexOrIanaindexGives(t *testing.T) {
 	for _, label := range knownLabels(t) {
 		key := strings.ToLower(label)
 		name, want, ok := oldResolve(key)
-		i, found := slices.BinarySearchFunc(labels[:], key, func(e labelEntry, l string) int { return strings.Compare(e.label, l) })
+		e, found := findLabel(key)
 		if found != ok {
 			t.Errorf("label %q in the table: %v; accepted by htmlindex or ianaindex: %v", key, found, ok)
 			continue
@@ -199,7 +199,6 @@ func TestEveryLabelNamesTheEncodingHtmlindexOrIanaindexGives(t *testing.T) {
 		if !ok {
 			continue
 		}
-		e := labels[i]
 		got := e.enc.encoding()
 		if e.name != name {
 			t.Errorf("label %q: name %q, want %q", key, e.name, name)
@@ -331,13 +330,16 @@ func TestUSASCIIIsIanaindexsUSASCIIByteForByte(t *testing.T) {
 	})
 }
 
-func TestTheLabelTableIsSortedLowerCaseAndUnique(t *testing.T) {
+func TestTheLabelTableIsSortedLowerCaseUniqueAndIndexed(t *testing.T) {
 	for i, e := range labels {
 		if e.label != strings.ToLower(e.label) {
 			t.Errorf("label %q is not lower-cased: Lookup could never find it", e.label)
 		}
 		if i > 0 && labels[i-1].label >= e.label {
-			t.Errorf("labels %q, %q out of order: the binary search would miss labels", labels[i-1].label, e.label)
+			t.Errorf("labels %q, %q out of order or twice", labels[i-1].label, e.label)
+		}
+		if j := labelIndex(e.label); j != i {
+			t.Errorf("labelIndex(%q) = %d, want %d", e.label, j, i)
 		}
 		if e.enc.encoding() == nil {
 			t.Errorf("label %q: encoding %d is nil", e.label, e.enc)
