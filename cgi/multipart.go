@@ -1,6 +1,7 @@
 package cgi
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -333,7 +334,21 @@ type finalScanner struct {
 
 func (f *finalScanner) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
-	for _, c := range p[:n] {
+	b := p[:n]
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if f.state == 2 {
+			// Not a closing line: nothing matters before its end, which
+			// IndexByte finds many bytes at a time (a file part is mostly
+			// such lines; a byte-at-a-time scan was a fifth of the time
+			// of storing one).
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j
+			c = '\n'
+		}
 		if c == '\n' {
 			f.seen = f.seen || f.state == 1
 			f.state, f.pos = 0, 0
