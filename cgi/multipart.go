@@ -186,17 +186,11 @@ func multipartError(err error) error {
 // storeFile streams a file part to a temporary file, hashing it on the way.
 // The client's file name plays no part in the path.
 func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
-	if form.dir == "" {
-		dir, err := os.MkdirTemp(cfg.TempDir, "cgigate-")
-		if err != nil {
-			return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary folder", Err: errors.Join(ErrServer, err)}
-		}
-		form.dir = dir
-	}
-	tf, err := os.CreateTemp(form.dir, "part-")
+	tf, err := os.CreateTemp(cfg.TempDir, "cgigate-part-")
 	if err != nil {
 		return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
 	}
+	form.paths = append(form.paths, tf.Name()) // removed by RemoveAll, on error too
 	defer tf.Close()
 	max := cfg.Limits.fileBytes()
 	h := sha256.New()

@@ -66,6 +66,39 @@ func TestMultipart(t *testing.T) {
 			t.Errorf("left in the temporary folder: %v", left)
 		}
 	})
+	t.Run("files stored before a refused part are removed with it", func(t *testing.T) {
+		dir := t.TempDir()
+		body := mp("XyZ",
+			part{`Content-Disposition: form-data; name="a"; filename="a"`, "first"},
+			part{`Content-Disposition: form-data; name="b"; filename="b"`, "second"},
+			part{`Content-Disposition: form-data; name="c"; filename="c"`, strings.Repeat("x", 101)})
+		_, err := readForm(t, post(mpType, body), body, cgi.Config{TempDir: dir, Limits: cgi.Limits{FileBytes: 100}})
+		wantStatus(t, err, 413)
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("left in the temporary folder: %v", left)
+		}
+	})
+	t.Run("RemoveAll removes every stored file, and only those", func(t *testing.T) {
+		dir := t.TempDir()
+		other := filepath.Join(dir, "not-the-gateways")
+		if err := os.WriteFile(other, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		body := mp("XyZ",
+			part{`Content-Disposition: form-data; name="a"; filename="a"`, "first"},
+			part{`Content-Disposition: form-data; name="b"; filename="b"`, "second"})
+		f, err := readForm(t, post(mpType, body), body, cgi.Config{TempDir: dir})
+		if err != nil || len(f.Files) != 2 {
+			t.Fatalf("files %v (%v)", f, err)
+		}
+		if err := f.RemoveAll(); err != nil {
+			t.Fatal(err)
+		}
+		left, _ := os.ReadDir(dir)
+		if len(left) != 1 || left[0].Name() != "not-the-gateways" {
+			t.Errorf("left in the temporary folder: %v", left)
+		}
+	})
 	t.Run("a file name is decoded in the request's charset", func(t *testing.T) {
 		name := loadEncoded(t, "shift_jis", "資料.txt")
 		body := mp("XyZ",
