@@ -18,6 +18,19 @@ type alphaLang struct {
 
 	once    sync.Once
 	letters []rune
+	ascii   [0x80]uint8 // find's answer for ASCII, most of any text
+}
+
+// load makes the letters and the ASCII symbols, once.
+func (l *alphaLang) load() {
+	l.once.Do(func() {
+		l.letters = []rune(l.alphabet)
+		for i, r := range l.letters {
+			if r < 0x80 {
+				l.ascii[r] = uint8(i + 1)
+			}
+		}
+	})
 }
 
 // Costs in bits shared by every model, so that what all candidates decode
@@ -50,7 +63,10 @@ const scoreLimit = 4096
 // find is the symbol of lower-case letter r: its index in the alphabet
 // plus one, or 0 when the language lacks it.
 func (l *alphaLang) find(r rune) uint8 {
-	l.once.Do(func() { l.letters = []rune(l.alphabet) })
+	l.load()
+	if r < 0x80 {
+		return l.ascii[r]
+	}
 	i, ok := slices.BinarySearch(l.letters, r)
 	if !ok {
 		return 0
@@ -60,7 +76,7 @@ func (l *alphaLang) find(r rune) uint8 {
 
 // size is the number of symbols: the letters and the word boundary.
 func (l *alphaLang) size() int {
-	l.once.Do(func() { l.letters = []rune(l.alphabet) })
+	l.load()
 	return len(l.letters) + 1
 }
 
@@ -124,9 +140,16 @@ func isWordRune(r rune) bool {
 // syms holds each glyph's symbol. Words with a non-ASCII letter are scored
 // letter by letter, ASCII letters included; everything else costs what it
 // costs in every model.
-func (l *alphaLang) cost(gs []glyph, syms []uint8) float64 {
+//
+// Every term is at least 0, so the sum only grows: once it passes limit
+// the text cannot cost less, and cost stops there with +Inf (see
+// pruneMargin). A limit of +Inf scores everything.
+func (l *alphaLang) cost(gs []glyph, syms []uint8, limit float64) float64 {
 	total, half := 0.0, 0
 	for i := 0; i < len(gs); {
+		if total+float64(half)/2 > limit {
+			return math.Inf(1)
+		}
 		if gs[i].flags&fWord == 0 {
 			total += float64(gs[i].other)
 			if gs[i].flags&fHigh != 0 && (i > 0 && gs[i-1].flags&fWord != 0 || i+1 < len(gs) && gs[i+1].flags&fWord != 0) {
@@ -245,8 +268,10 @@ func (s *textScorer) load(texts []string) {
 
 // score is the language's log2 probability of the loaded text, or -Inf
 // when the language has none of its non-ASCII letters (it could only call
-// them all foreign: some other language will do better).
-func (s *textScorer) score(l *alphaLang) float64 {
+// them all foreign: some other language will do better). pruned says the
+// text costs more than limit bits (see cost), and the score is then -Inf
+// too.
+func (s *textScorer) score(l *alphaLang, limit float64) (score float64, pruned bool) {
 	s.syms = s.syms[:0]
 	some, any := false, false
 	for _, g := range s.gs {
@@ -261,7 +286,8 @@ func (s *textScorer) score(l *alphaLang) float64 {
 		s.syms = append(s.syms, k)
 	}
 	if any && !some {
-		return negInf
+		return negInf, false
 	}
-	return -l.cost(s.gs, s.syms)
+	c := l.cost(s.gs, s.syms, limit)
+	return -c, math.IsInf(c, 1)
 }

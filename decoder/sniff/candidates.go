@@ -121,10 +121,11 @@ func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
 // evaluate scores the samples in c (log2 probability in bits, higher is
 // better, in the likeliest language c serves, priors included), leaving in
 // sc.key the decoded text; nbad counts the invalid sequences, and the score
-// means nothing unless it is 0.
-func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score float64, nbad int) {
+// means nothing unless it is 0. A score below floor may come back as -Inf
+// (pruned): Sniff has a group at least pruneMargin bits above it already.
+func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, nbad int) {
 	if c.cjk == noCJK && !c.nfc && !c.anyLanguage {
-		return c.scoreSingle(samples, pri, sc)
+		return c.scoreSingle(samples, pri, sc, floor)
 	}
 	sc.decoded = sc.decoded[:0]
 	for _, s := range samples {
@@ -149,9 +150,17 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch) (score f
 	}
 	if len(c.alpha) > 0 {
 		sc.text.load(sc.decoded)
+		anyPruned := false
 		for _, i := range c.alpha {
 			l := &alphaLangs[i]
-			best = max(best, sc.text.score(l)+pri.of(l.name))
+			s, pruned := sc.text.score(l, costLimit(pri.of(l.name)-max(floor-c.base, best)))
+			anyPruned = anyPruned || pruned
+			best = max(best, s+pri.of(l.name))
+		}
+		if anyPruned && math.IsInf(best, -1) {
+			// A language has these letters, but scores below floor: the
+			// generic price below is for text no language knows.
+			return negInf, 0
 		}
 	}
 	if math.IsInf(best, -1) {

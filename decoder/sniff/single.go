@@ -27,7 +27,9 @@ type scratch struct {
 }
 
 // scoreSingle scores a single-byte candidate; nbad counts invalid bytes.
-func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch) (score float64, nbad int) {
+// A score below floor is not worth knowing: it is then -Inf (see
+// evaluate).
+func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, nbad int) {
 	sb := c.sb
 	sc.key = sc.key[:0]
 	gs := sc.text.gs[:0]
@@ -80,7 +82,10 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch) (scor
 		syms = syms[:len(gs)]
 		sc.syms = syms
 		l := &alphaLangs[li]
-		best = max(best, pri.of(l.name)-l.cost(gs, syms))
+		// score = pri + base - cost matters only if it reaches floor and
+		// the best language so far: cost at most pri + base - that.
+		bar := max(floor, best+c.base)
+		best = max(best, pri.of(l.name)-l.cost(gs, syms, costLimit(pri.of(l.name)+c.base-bar)))
 	}
 	return best + c.base, 0
 }

@@ -22,7 +22,10 @@ func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
 	sc.text.load(decoded)
 	for i := range alphaLangs {
 		l := &alphaLangs[i]
-		best = max(best, sc.text.score(l)+pri.of(l.name))
+		// Only a language that beats the best so far changes the max: the
+		// others may stop as soon as they cost more (see cost).
+		s, _ := sc.text.score(l, costLimit(pri.of(l.name)-best))
+		best = max(best, s+pri.of(l.name))
 	}
 	return best + utf8Bonus
 }
