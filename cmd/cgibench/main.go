@@ -177,8 +177,12 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		for _, name := range []string{bench.Floor, bench.GoCGI, bench.Gateway} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
-		// The deployment that names its charset skips the sniffer.
-		progs = append(progs, bench.Program{Name: bench.Gateway + " (CGIGATE_CHARSET=utf-8)", Argv: argv[bench.Gateway], Env: []string{"CGIGATE_CHARSET=utf-8"}})
+		// The deployment that names its charset skips the sniffer; the
+		// default build (with -http and -fcgi, so net/http) is what the
+		// cgionly tag saves.
+		progs = append(progs,
+			bench.Program{Name: bench.Gateway + " (CGIGATE_CHARSET=utf-8)", Argv: argv[bench.Gateway], Env: []string{"CGIGATE_CHARSET=utf-8"}},
+			bench.Program{Name: bench.Gateway + " (default build, not cgionly)", Argv: argv[bench.GatewayF]})
 		for _, name := range []string{bench.CGIPM, bench.Python} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
