@@ -39,26 +39,29 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 		for _, b := range s {
 			g := asciiGlyphs[b&0x7F]
-			if b < 0x80 {
-				sc.key = append(sc.key, b)
-			} else {
+			if b >= 0x80 {
 				h := b - 0x80
 				if !sb.valid[h] {
 					nbad++
 				}
-				sc.key = utf8.AppendRune(sc.key, sb.runes[h])
 				g = sb.glyphs[h]
 			}
 			if len(gs) < scoreLimit {
 				gs = append(gs, g)
 			}
 		}
-		sc.key = append(sc.key, 0)
 	}
 	sc.text.gs = gs
 	if nbad > 0 {
 		return negInf, nbad
 	}
+	defer func() {
+		if score >= floor {
+			// The decoded text groups c with the candidates that read the
+			// bytes alike; Sniff reads it only for a score that counts.
+			sc.key = c.appendKey(sc.key[:0], samples)
+		}
+	}()
 	best := negInf
 	for k, li := range c.alpha {
 		syms := sc.syms[:0]
@@ -88,4 +91,20 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		best = max(best, pri.of(l.name)-l.cost(gs, syms, costLimit(pri.of(l.name)+c.base-bar)))
 	}
 	return best + c.base, 0
+}
+
+// appendKey appends the samples as c decodes them, each ended by a NUL
+// (joinKey's form).
+func (c *candidate) appendKey(key []byte, samples [][]byte) []byte {
+	for _, s := range samples {
+		for _, b := range s {
+			if b < 0x80 {
+				key = append(key, b)
+			} else {
+				key = utf8.AppendRune(key, c.sb.runes[b-0x80])
+			}
+		}
+		key = append(key, 0)
+	}
+	return key
 }
