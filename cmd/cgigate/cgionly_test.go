@@ -90,6 +90,19 @@ func TestCGIOnlyBuild(t *testing.T) {
 			}
 		}
 	})
+	t.Run("-help says which modes the build has", func(t *testing.T) {
+		for _, b := range []struct {
+			bin  string
+			want string
+		}{{bin, "[-http ADDR | -fcgi ADDR | -index DIR]"}, {lean(t), "[-index DIR]   (built with -tags cgionly"}} {
+			cmd := exec.Command(b.bin, "-help")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil || !strings.Contains(stderr.String(), b.want) {
+				t.Errorf("%s -help: %v, usage %q; want it to hold %q", b.bin, err, strings.SplitN(stderr.String(), "\n", 2)[0], b.want)
+			}
+		}
+	})
 	for _, mode := range []string{"-http", "-fcgi"} {
 		t.Run(mode+" says it is not in the binary, and exits 2", func(t *testing.T) {
 			cmd := exec.Command(lean(t), mode, "127.0.0.1:0")

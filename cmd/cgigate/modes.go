@@ -16,6 +16,9 @@ import (
 	"github.com/cgigate/cgigate/cgi/cgihttp"
 )
 
+// modesUsage is the usage line's modes in this build.
+const modesUsage = "[-http ADDR | -fcgi ADDR | -index DIR]"
+
 // serveHTTP runs this binary as a CGI child for every request, so the real
 // CGI path (environment, stdin, the Status header) is what answers.
 func serveHTTP(addr string, stdout io.Writer) int {

@@ -10,6 +10,9 @@ import (
 // A cgionly build serves CGI and builds indexes only: -http and -fcgi need
 // net/http, which this build leaves out to start faster.
 
+// modesUsage is the usage line's modes in this build.
+const modesUsage = "[-index DIR]   (built with -tags cgionly: no -http or -fcgi)"
+
 func serveHTTP(addr string, stdout io.Writer) int { return notBuiltIn("-http") }
 
 func serveFCGI(env map[string]string, addr string, stdout io.Writer) int {
