@@ -9,6 +9,7 @@ import (
 
 	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 func ExampleParseWrk() {
@@ -131,7 +132,7 @@ func ExampleBuildPeers() {
 }
 
 func ExampleGoBuild() {
-	bin, err := bench.GoBuild(".", "./cmd/cgigate", os.TempDir()+"/cgigate", "cgionly")
+	bin, err := bench.GoBuild(".", "./cmd/cgigate", os.TempDir()+"/cgigate", gobuild.CGIBin)
 	fmt.Println(bin, err)
 }
 

@@ -1,12 +1,15 @@
 package bench
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // The fixtures: the same job in each peer's idiom (see peers/).
@@ -93,12 +96,13 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	}
 	// cgigate in cgi-bin is built as README deploys it, with -tags cgionly
 	// (no net/http); its FastCGI mode needs the default build.
-	builds := []struct{ name, pkg, tags string }{
+	type build struct{ name, pkg, tags string }
+	builds := []build{
 		{GoCGI, "./bench/peers/gocgi", ""},
 		{GatewayF, "./cmd/cgigate", ""},
 	}
 	if gateway == "" {
-		builds = append(builds, struct{ name, pkg, tags string }{Gateway, "./cmd/cgigate", "cgionly"})
+		builds = append(builds, build{Gateway, "./cmd/cgigate", gobuild.CGIBin})
 	} else {
 		out[Gateway] = gateway
 	}
@@ -117,10 +121,7 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 // another user builds) at dst, with the build tags in tags
 // (comma-separated; "" for none).
 func GoBuild(moduleRoot, pkg, dst, tags string) (string, error) {
-	cmd := exec.Command("go", "build", "-buildvcs=false", "-tags", tags, "-o", dst, pkg)
-	cmd.Dir = moduleRoot
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := gobuild.Command(context.Background(), moduleRoot, pkg, dst, tags).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("bench: go build %s: %v\n%s", pkg, err, b)
 	}
 	if err := os.Chmod(dst, 0o755); err != nil {

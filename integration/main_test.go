@@ -2,19 +2,19 @@ package integration
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // gatewayBin is the cgigate binary built by TestMain as README deploys it
@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 			dst       *string
 			pkg, tags string
 		}{
-			{&gatewayBin, "../cmd/cgigate", "cgionly"},
+			{&gatewayBin, "../cmd/cgigate", gobuild.CGIBin},
 			{&fastcgiBin, "../cmd/cgigate", ""},
 			{&echoBin, "../internal/apachetest/testdata/echocgi", ""},
 		} {
@@ -56,17 +56,11 @@ func TestMain(m *testing.M) {
 // apachetest.BuildGo builds per test; this suite builds once and copies
 // the file into every server.
 func build(dir, pkg, tags string) (string, error) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
 	out := filepath.Join(dir, filepath.Base(pkg))
 	if tags != "" {
 		out += "-" + tags
 	}
-	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-tags", tags, "-o", out, pkg)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	if msg, err := gobuild.Command(context.Background(), "", pkg, out, tags).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 	}
 	return out, nil

@@ -1,9 +1,9 @@
 package security
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // The package's run: one gateway binary, built once, and the folders and
@@ -164,10 +165,8 @@ var (
 func needGateway(t testing.TB) {
 	t.Helper()
 	buildOnce.Do(func() {
-		build := exec.Command("go", "build", "-buildvcs=false", "-tags", "cgionly", "-o", gateway, "../cmd/cgigate")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build -tags cgionly ../cmd/cgigate: %v\n%s", err, out)
+		if out, err := gobuild.Command(context.Background(), "", "../cmd/cgigate", gateway, gobuild.CGIBin).CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build -tags %s ../cmd/cgigate: %v\n%s", gobuild.CGIBin, err, out)
 			return
 		}
 		buildErr = os.Chmod(gateway, 0o755)

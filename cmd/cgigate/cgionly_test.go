@@ -2,21 +2,21 @@ package main
 
 import (
 	"bytes"
-	"os"
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // leanBin builds the gateway with -tags cgionly, as README deploys it in
 // cgi-bin, once for the tests that compare it with bin.
 var leanBin = sync.OnceValues(func() (string, error) {
 	out := filepath.Join(filepath.Dir(bin), "cgigate-cgionly") // removed with bin
-	build := exec.Command("go", "build", "-tags", "cgionly", "-o", out, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := build.CombinedOutput(); err != nil {
+	if msg, err := gobuild.Command(context.Background(), "", ".", out, gobuild.CGIBin).CombinedOutput(); err != nil {
 		return "", &exec.Error{Name: "go build -tags cgionly: " + string(msg), Err: err}
 	}
 	return out, nil
@@ -80,7 +80,7 @@ func TestCGIOnlyBuildAnswersAsTheDefaultBuild(t *testing.T) {
 
 func TestCGIOnlyBuild(t *testing.T) {
 	t.Run("it links no net/http, crypto/tls or HTTP/2", func(t *testing.T) {
-		out, err := exec.Command("go", "list", "-tags", "cgionly", "-deps", ".").Output()
+		out, err := exec.Command("go", "list", "-tags", gobuild.CGIBin, "-deps", ".").Output()
 		if err != nil {
 			t.Fatalf("go list: %v", err)
 		}

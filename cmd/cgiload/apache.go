@@ -10,6 +10,7 @@ import (
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apache"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // apacheServer is an Apache httpd cgiload started for its run.
@@ -44,10 +45,8 @@ func startApache(ctx context.Context, gateway, mpm string, stderr io.Writer) (*a
 	}
 	if gateway == "" {
 		gateway = filepath.Join(root, "cgigate")
-		build := exec.CommandContext(ctx, "go", "build", "-tags", "cgionly", "-o", gateway, "./cmd/cgigate")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build -tags cgionly ./cmd/cgigate (run cgiload from the project's root, or give -gateway): %v\n%s", err, out)
+		if out, err := gobuild.Command(ctx, "", "./cmd/cgigate", gateway, gobuild.CGIBin).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("go build -tags %s ./cmd/cgigate (run cgiload from the project's root, or give -gateway): %v\n%s", gobuild.CGIBin, err, out)
 		}
 	}
 	s.record = filepath.Join(recDir, "load.jsonl")

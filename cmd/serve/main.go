@@ -27,11 +27,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 
 	"github.com/cgigate/cgigate/internal/apache"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 func main() {
@@ -101,7 +101,7 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 	// Under Apache the gateway is built as README deploys it in cgi-bin;
 	// Go's CGI host is the gateway's own -http mode, which that build
 	// leaves out.
-	tags := "cgionly"
+	tags := gobuild.CGIBin
 	if bin == "" {
 		tags = ""
 	}
@@ -173,11 +173,7 @@ func makeRoot() (string, error) {
 // buildGateway builds cmd/cgigate statically with the build tags in tags
 // to out, with mode 0755 whatever the umask.
 func buildGateway(out, tags string, environ []string, stderr io.Writer) error {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-tags", tags, "-o", out, "github.com/cgigate/cgigate/cmd/cgigate")
+	cmd := gobuild.Command(context.Background(), "", "github.com/cgigate/cgigate/cmd/cgigate", out, tags)
 	cmd.Env = append(environ, "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {

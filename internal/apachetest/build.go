@@ -1,11 +1,12 @@
 package apachetest
 
 import (
-	"os"
-	"os/exec"
+	"context"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // BuildGo builds the Go main package in dir (a folder path, which may lie
@@ -14,21 +15,12 @@ import (
 // It fails t when the build fails.
 func BuildGo(t testing.TB, dir string) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatalf("apachetest: %v", err)
 	}
 	out := filepath.Join(t.TempDir(), filepath.Base(abs))
-	// -buildvcs=false: a test binary needs no VCS stamp, and git refuses
-	// to read a clone owned by another user.
-	cmd := exec.Command(goBin, "build", "-buildvcs=false", "-o", out, ".")
-	cmd.Dir = abs
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	if msg, err := gobuild.Command(context.Background(), abs, ".", out, "").CombinedOutput(); err != nil {
 		t.Fatalf("apachetest: go build in %s: %v\n%s", dir, err, msg)
 	}
 	return out
