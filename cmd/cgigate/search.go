@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
@@ -213,51 +210,6 @@ func readDoc(path, ext string) (title, text string, err error) {
 		return "", string(b), nil
 	}
 	return htmlText(b)
-}
-
-// htmlText extracts the title and the text of an HTML document with the
-// x/net/html tokenizer, leaving out script, style and template content.
-func htmlText(b []byte) (title, text string, err error) {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	var sb, tb strings.Builder
-	skip, inTitle := 0, false
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			if z.Err() == io.EOF {
-				return strings.Join(strings.Fields(tb.String()), " "), sb.String(), nil
-			}
-			return "", "", z.Err()
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Script, atom.Style, atom.Template, atom.Noscript:
-				skip++
-			case atom.Title:
-				inTitle = true
-			}
-			sb.WriteByte(' ')
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Script, atom.Style, atom.Template, atom.Noscript:
-				if skip > 0 {
-					skip--
-				}
-			case atom.Title:
-				inTitle = false
-			}
-			sb.WriteByte(' ')
-		case html.TextToken:
-			t := string(z.Text())
-			switch {
-			case inTitle:
-				tb.WriteString(t)
-			case skip == 0:
-				sb.WriteString(t)
-			}
-		}
-	}
 }
 
 // folded is text after NFKC and full case folding, with a map from each
