@@ -32,6 +32,14 @@ const (
 	GatewayF = "cgigate-fcgi" // cgigate -fcgi behind mod_proxy_fcgi; not a cgi-bin program
 )
 
+// References for the cold-start table, not peers (they do not do the job):
+// what the Go runtime alone costs, and what linking cgigate's dependencies
+// adds before a line of cgigate runs.
+const (
+	GoHello = "go-hello"
+	GoDeps  = "go-deps"
+)
+
 // PeerNames lists the cgi-bin peers in table order: the floor first,
 // cgigate last.
 var PeerNames = []string{Floor, GoCGI, CGIPM, Python, Gateway}
@@ -70,6 +78,7 @@ func Missing(reqs []Requirement) []string {
 // the module whose root is moduleRoot. gateway, when not empty, is a
 // prebuilt cgigate to use in cgi-bin instead of building ./cmd/cgigate
 // with -tags cgionly. GatewayF is always the default build, for -fcgi.
+// GoHello and GoDeps, the cold-start references, are built too.
 func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	out := map[string]string{}
 	write := func(name string, data []byte) error {
@@ -99,6 +108,8 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	type build struct{ name, pkg, tags string }
 	builds := []build{
 		{GoCGI, "./bench/peers/gocgi", ""},
+		{GoHello, "./bench/peers/gohello", ""},
+		{GoDeps, "./bench/peers/godeps", ""},
 		{GatewayF, "./cmd/cgigate", ""},
 	}
 	if gateway == "" {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // TestPeers checks that the benchmark compares programs doing the same
@@ -98,5 +101,51 @@ func TestQueryIsTheEncodingOfWant(t *testing.T) {
 	const want = "q=caf%C3%A9+%3Cb%3E+%26+%E5%8D%B0%E5%88%B7&lang=fr"
 	if Query != want {
 		t.Errorf("Query = %q, want %q", Query, want)
+	}
+}
+
+// The cold-start references claim to be the Go runtime alone, and the
+// runtime with cgigate's dependencies: each answers as a CGI program, and
+// go-deps links nothing the gateway (as cgi-bin gets it) does not.
+func TestColdStartReferences(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, ref := range []struct{ name, pkg string }{{GoHello, "./bench/peers/gohello"}, {GoDeps, "./bench/peers/godeps"}} {
+		p, err := GoBuild(root, ref.pkg, filepath.Join(dir, ref.name), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(p)
+		cmd.Env = CGIEnv(ref.name, Query, "application/json")
+		out, err := cmd.Output()
+		if err != nil || !bytes.HasPrefix(out, []byte("Content-Type: text/plain; charset=utf-8\r\n\r\n")) {
+			t.Errorf("%s answers %q, %v; want a CGI answer", ref.name, out, err)
+		}
+	}
+	list := func(args ...string) []string {
+		cmd := exec.Command("go", append([]string{"list"}, args...)...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %v: %v", args, err)
+		}
+		return strings.Fields(string(out))
+	}
+	gateway := list("-tags", gobuild.CGIBin, "-deps", "./cmd/cgigate")
+	imports := list("-f", `{{join .Imports " "}}`, "./bench/peers/godeps")
+	if len(imports) < 10 {
+		t.Fatalf("go-deps imports %v: fewer than the dependencies it stands for", imports)
+	}
+	for _, imp := range imports {
+		if !slices.Contains(gateway, imp) {
+			t.Errorf("go-deps imports %s, which the cgi-bin gateway does not link", imp)
+		}
 	}
 }

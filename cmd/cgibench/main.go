@@ -174,7 +174,9 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	if o.want("cold") {
 		fmt.Fprintln(progress, "cgibench: cold starts")
 		var progs []bench.Program
-		for _, name := range []string{bench.Floor, bench.GoCGI, bench.Gateway} {
+		// The references bound what a Go program can reach: the runtime
+		// alone, then with cgigate's dependencies initialised.
+		for _, name := range []string{bench.Floor, bench.GoHello, bench.GoDeps, bench.GoCGI, bench.Gateway} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
 		// The deployment that names its charset skips the sniffer; the
@@ -192,6 +194,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		}
 		fmt.Fprintf(w, "## Cold start (exec to exit, FORM GET, JSON out, %d runs each, interleaved)\n\n", o.coldRuns)
 		fmt.Fprintln(w, "Wall: fork in the Go parent to reaped exit. CPU: the child's user + system time (getrusage), what bounds req/s when the cores are the limit.")
+		fmt.Fprintf(w, "%s and %s are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies (html/template, mime/multipart, encoding/json, x/text, x/net/idna, gorilla/schema) linked and initialised but unused.\n", bench.GoHello, bench.GoDeps)
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| program | wall (median) | × C floor (median of per-run ratios) | CPU (median) |\n|---|---:|---:|---:|")
 		for _, c := range colds {
