@@ -152,25 +152,11 @@ func writeText(b io.Writer, res result) error {
 	return nil
 }
 
-// Templates are parsed on first use, not at init: a CGI process starts per
+// The prompt is parsed on first use, not at init: a CGI process starts per
 // request and most answers need one template or none (JSON, text, errors).
-var (
-	resultPage = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("result").Parse(resultHTML))
-	})
-	promptPage = sync.OnceValue(func() *template.Template {
-		return template.Must(template.New("prompt").Parse(promptHTML))
-	})
-)
-
-// Searched is for the template: unexported fields are not visible to it.
-func (r result) Searched() bool { return r.searched }
-
-// writeHTML executes the result page. Its error is a template fault or a
-// failed write.
-func writeHTML(w io.Writer, res result) error {
-	return resultPage().Execute(w, res)
-}
+var promptPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("prompt").Parse(promptHTML))
+})
 
 func renderPrompt() []byte {
 	var b bytes.Buffer
@@ -179,24 +165,6 @@ func renderPrompt() []byte {
 	}
 	return b.Bytes()
 }
-
-const resultHTML = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
-<body>
-<h1>{{.Kind}}</h1>
-<p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
-{{if .Keywords}}<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Results}}<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-{{else if .Searched}}<p class="results">No document matches.</p>{{end}}
-{{if .Fields}}<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
-{{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
-{{end}}</table>{{end}}
-{{if .Files}}<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
-{{range .Files}}<tr><td>{{.Name}}</td><td>{{.Filename}}</td><td>{{.ContentType}}</td><td>{{.Size}}</td><td><code>{{.SHA256}}</code></td></tr>
-{{end}}</table>{{end}}
-{{if .Warnings}}<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
-</body></html>
-`
 
 // promptScript turns the search box into a real ISINDEX query (RFC 3875
 // § 4.4, HTML 2.0 § 7.5): the words, each percent-encoded (so no '=' and

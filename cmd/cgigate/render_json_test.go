@@ -11,12 +11,33 @@ import (
 // writeJSON streams what json.Encoder with SetIndent("", "  ") writes;
 // the encoder itself is the truth it is compared with.
 func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
+	for n, res := range randomResults(200) {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSON(&got, res); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("case %d differs:\ngot  %s\nwant %s", n, got.String(), want.String())
+		}
+	}
+}
+
+// randomResults makes results of every shape the renderings meet: empty
+// lists and full ones, hostile and non-ASCII strings.
+func randomResults(n int) []result {
 	rng := rand.New(rand.NewPCG(7, 7))
-	words := []string{"", "a", "印刷", "<script>&\"'", "\u2028", "\x7f", "café", strings.Repeat("x", 300)}
+	words := []string{"", "a", "印刷", "<script>&\"'", "\u2028", "\x7f", "café", strings.Repeat("x", 300), "javascript:alert(1)", "</table>"}
 	pick := func() string { return words[rng.IntN(len(words))] }
-	for n := range 200 {
+	out := make([]result, n)
+	for i := range out {
 		res := result{Kind: pick(), Method: "GET", Charset: "utf-8", CharsetSource: "default",
-			Keywords: []string{}, Fields: []fieldJSON{}, Files: []fileJSON{}, Results: []searchResult{}, Warnings: []string{}}
+			Keywords: []string{}, Fields: []fieldJSON{}, Files: []fileJSON{}, Results: []searchResult{}, Warnings: []string{},
+			searched: rng.IntN(2) == 0}
 		for range rng.IntN(3) {
 			res.Keywords = append(res.Keywords, pick())
 		}
@@ -32,17 +53,7 @@ func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
 		for range rng.IntN(3) {
 			res.Warnings = append(res.Warnings, pick())
 		}
-		var want, got bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			t.Fatal(err)
-		}
-		if err := writeJSON(&got, res); err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Fatalf("case %d differs:\ngot  %s\nwant %s", n, got.String(), want.String())
-		}
+		out[i] = res
 	}
+	return out
 }
