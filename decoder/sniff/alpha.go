@@ -3,7 +3,6 @@ package sniff
 import (
 	"math"
 	"slices"
-	"sync"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -15,23 +14,19 @@ type alphaLang struct {
 	charsets []string
 	alphabet string // lower-case letters, sorted
 	bigrams  string // (n+1)² cost digits, n = letters in alphabet
-
-	once    sync.Once
-	letters []rune
-	ascii   [0x80]uint8 // find's answer for ASCII, most of any text
 }
 
-// load makes the letters and the ASCII symbols, once.
-func (l *alphaLang) load() {
-	l.once.Do(func() {
-		l.letters = []rune(l.alphabet)
-		for i, r := range l.letters {
-			if r < 0x80 {
-				l.ascii[r] = uint8(i + 1)
-			}
-		}
-	})
+// lang is alphaLangs[i] with what is generated for it in single_tables.go:
+// its letters as runes and the symbol of each ASCII byte. Both are static
+// data, so a process that sniffs builds nothing per language; the model
+// in alphaLangs is never written to.
+type lang struct {
+	*alphaLang
+	letters []rune       // the alphabet's letters, sorted
+	ascii   *[0x80]uint8 // find's answer for ASCII, most of any text
 }
+
+func langOf(i int) lang { return lang{&alphaLangs[i], alphaLetters[i], &asciiSyms[i]} }
 
 // Costs in bits shared by every model, so that what all candidates decode
 // alike weighs alike.
@@ -60,13 +55,16 @@ var negInf = math.Inf(-1)
 // still checked over every byte.
 const scoreLimit = 4096
 
-// find is the symbol of lower-case letter r: its index in the alphabet
-// plus one, or 0 when the language lacks it.
-func (l *alphaLang) find(r rune) uint8 {
-	l.load()
+// find is the symbol of lower-case letter r (a glyph's lower): its index
+// in the alphabet plus one, or 0 when the language lacks it.
+func (l *lang) find(r rune) uint8 {
 	if r < 0x80 {
-		return l.ascii[r]
+		return l.ascii[r] // inlined: most letters are ASCII
 	}
+	return l.findHigh(r)
+}
+
+func (l *lang) findHigh(r rune) uint8 {
 	i, ok := slices.BinarySearch(l.letters, r)
 	if !ok {
 		return 0
@@ -75,8 +73,7 @@ func (l *alphaLang) find(r rune) uint8 {
 }
 
 // size is the number of symbols: the letters and the word boundary.
-func (l *alphaLang) size() int {
-	l.load()
+func (l *lang) size() int {
 	return len(l.letters) + 1
 }
 
@@ -144,7 +141,7 @@ func isWordRune(r rune) bool {
 // Every term is at least 0, so the sum only grows: once it passes limit
 // the text cannot cost less, and cost stops there with +Inf (see
 // pruneMargin). A limit of +Inf scores everything.
-func (l *alphaLang) cost(gs []glyph, syms []uint8, limit float64) float64 {
+func (l *lang) cost(gs []glyph, syms []uint8, limit float64) float64 {
 	total, half := 0.0, 0
 	for i := 0; i < len(gs); {
 		if total+float64(half)/2 > limit {
@@ -181,7 +178,7 @@ func (l *alphaLang) cost(gs []glyph, syms []uint8, limit float64) float64 {
 // wordCost adds letter-pair costs (in half-bits) and a case model (in
 // bits): a capital opens a word or the word is all capitals; a capital
 // after a small letter is rare.
-func (l *alphaLang) wordCost(gs []glyph, syms []uint8) (bits float64, half int) {
+func (l *lang) wordCost(gs []glyph, syms []uint8) (bits float64, half int) {
 	m := l.size()
 	prev, uppers, lowerSeen, first := uint8(0), 0, false, true
 	for i, g := range gs {
@@ -271,7 +268,7 @@ func (s *textScorer) load(texts []string) {
 // them all foreign: some other language will do better). pruned says the
 // text costs more than limit bits (see cost), and the score is then -Inf
 // too.
-func (s *textScorer) score(l *alphaLang, limit float64) (score float64, pruned bool) {
+func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
 	s.syms = s.syms[:0]
 	some, any := false, false
 	for _, g := range s.gs {

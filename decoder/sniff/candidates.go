@@ -152,7 +152,7 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor fl
 		sc.text.load(sc.decoded)
 		anyPruned := false
 		for _, i := range c.alpha {
-			l := &alphaLangs[i]
+			l := langOf(i)
 			s, pruned := sc.text.score(l, costLimit(pri.of(l.name)-max(floor-c.base, best)))
 			anyPruned = anyPruned || pruned
 			best = max(best, s+pri.of(l.name))

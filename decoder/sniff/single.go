@@ -84,7 +84,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 		syms = syms[:len(gs)]
 		sc.syms = syms
-		l := &alphaLangs[li]
+		l := langOf(li)
 		// score = pri + base - cost matters only if it reaches floor and
 		// the best language so far: cost at most pri + base - that.
 		bar := max(floor, best+c.base)

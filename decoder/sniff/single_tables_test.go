@@ -48,13 +48,26 @@ func alphaOf(name string) []int {
 	return out
 }
 
+// alphabetSym is the symbol of r in alphaLangs[i], found in its alphabet
+// string: the rune's index plus one, 0 when absent. It is the truth that
+// the generated letters and symbols (and find, which reads them) are held
+// to.
+func alphabetSym(i int, r rune) uint8 {
+	for k, a := range []rune(alphaLangs[i].alphabet) {
+		if a == r {
+			return uint8(k + 1)
+		}
+	}
+	return 0
+}
+
 // deriveASCII is what every single-byte candidate makes of the ASCII bytes.
 func deriveASCII() (glyphs [0x80]glyph, syms [len(alphaLangs)][0x80]uint8) {
 	for b := range 0x80 {
 		glyphs[b] = glyphOf(rune(b))
 		if glyphs[b].flags&fWord != 0 {
 			for i := range alphaLangs {
-				syms[i][b] = alphaLangs[i].find(glyphs[b].lower)
+				syms[i][b] = alphabetSym(i, glyphs[b].lower)
 			}
 		}
 	}
@@ -87,7 +100,7 @@ func deriveSingle(name string) *singleByte {
 		sb.glyphs[h] = g
 		if g.flags&fWord != 0 {
 			for k, i := range alpha {
-				sb.syms[k][h] = alphaLangs[i].find(g.lower)
+				sb.syms[k][h] = alphabetSym(i, g.lower)
 			}
 		}
 	}
@@ -114,6 +127,24 @@ func TestSingleByteTables(t *testing.T) {
 		}
 		if syms != asciiSyms {
 			t.Error("asciiSyms differ from the alphabets: " + stale)
+		}
+	})
+	t.Run("the letters are each alphabet's, and find agrees with the alphabet", func(t *testing.T) {
+		for i := range alphaLangs {
+			if !slices.Equal(alphaLetters[i], []rune(alphaLangs[i].alphabet)) {
+				t.Errorf("%s: alphaLetters differ from the alphabet: %s", alphaLangs[i].name, stale)
+			}
+			l := langOf(i)
+			for r := range rune(0x3000) { // find is given the lower case of word runes
+				if g := glyphOf(r); g.flags&fWord != 0 {
+					if got, want := l.find(g.lower), alphabetSym(i, g.lower); got != want {
+						t.Fatalf("%s: find(%U) = %d, the alphabet says %d", alphaLangs[i].name, g.lower, got, want)
+					}
+				}
+			}
+			if got, want := l.size(), utf8.RuneCountInString(alphaLangs[i].alphabet)+1; got != want {
+				t.Errorf("%s: size %d, want %d", alphaLangs[i].name, got, want)
+			}
 		}
 	})
 	for _, name := range singleNames() {
@@ -196,6 +227,17 @@ func generateSingleTables() ([]byte, error) {
 		fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
 		writeUint8s(&b, syms[i][:])
 		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n// alphaLetters[i] are the letters of alphaLangs[i].alphabet as runes.\nvar alphaLetters = [len(alphaLangs)][]rune{\n")
+	for i := range alphaLangs {
+		fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
+		for k, r := range []rune(alphaLangs[i].alphabet) {
+			if k%8 == 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%#04x, ", r)
+		}
+		b.WriteString("\n},\n")
 	}
 	b.WriteString("}\n\n// singleTable is the byte table of the single-byte candidate name, or nil.\nfunc singleTable(name string) *singleByte {\nswitch name {\n")
 	names := singleNames()

@@ -21,7 +21,7 @@ func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
 	}
 	sc.text.load(decoded)
 	for i := range alphaLangs {
-		l := &alphaLangs[i]
+		l := langOf(i)
 		// Only a language that beats the best so far changes the max: the
 		// others may stop as soon as they cost more (see cost).
 		s, _ := sc.text.score(l, costLimit(pri.of(l.name)-best))
