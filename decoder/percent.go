@@ -31,21 +31,43 @@ func unescape(s string, mode escapeMode) (out string, bad []int) {
 	if pct < 0 && plus < 0 {
 		return s, nil
 	}
-	// Each valid escape shrinks three bytes to one; a malformed one does
-	// not, so room is left for the worst case too.
-	buf := make([]byte, len(s))
-	w := 0
+	// Each escape shrinks three bytes to one: the result is sized for all
+	// of them being valid, and append grows it past a malformed one, which
+	// keeps its bytes (rare, and each is reported). Sizing for the worst
+	// case instead would hold three times the memory a heavily escaped
+	// value needs.
+	size := len(s)
+	if pct >= 0 {
+		size -= 2 * strings.Count(s[pct:], "%")
+	}
+	buf := make([]byte, 0, max(size, 0))
 	for i := 0; i < len(s); {
-		c := s[i]
 		switch {
-		case c == '%' && i+2 < len(s) && unhexTable[s[i+1]] < 16 && unhexTable[s[i+2]] < 16:
-			buf[w] = unhexTable[s[i+1]]<<4 | unhexTable[s[i+2]]
-			w++
-			i += 3
-		case c == '%':
+		case s[i] == '%' && i+2 < len(s) && unhexTable[s[i+1]]|unhexTable[s[i+2]] < 16:
+			// A run of escapes, as in every non-ASCII value: one test for
+			// two escapes (0xFF, not a digit, survives the OR), then one
+			// for the last, on a suffix whose length the compiler checks.
+			t := s[i:]
+			for len(t) >= 6 && t[0] == '%' && t[3] == '%' { // two at a time
+				a1, a2, b1, b2 := unhexTable[t[1]], unhexTable[t[2]], unhexTable[t[4]], unhexTable[t[5]]
+				if a1|a2|b1|b2 >= 16 {
+					break
+				}
+				buf = append(buf, a1<<4|a2, b1<<4|b2)
+				t = t[6:]
+			}
+			for len(t) >= 3 && t[0] == '%' {
+				hi, lo := unhexTable[t[1]], unhexTable[t[2]]
+				if hi|lo >= 16 {
+					break
+				}
+				buf = append(buf, hi<<4|lo)
+				t = t[3:]
+			}
+			i = len(s) - len(t)
+		case s[i] == '%':
 			bad = append(bad, i)
-			buf[w] = c
-			w++
+			buf = append(buf, '%')
 			i++
 		default:
 			// Copy the run of bytes up to the next '%' at once, turning
@@ -60,21 +82,22 @@ func unescape(s string, mode escapeMode) (out string, bad []int) {
 			} else {
 				j += i
 			}
-			n := copy(buf[w:], s[i:j])
+			w := len(buf)
+			buf = append(buf, s[i:j]...)
 			if mode == modeForm {
-				for k := w; k < w+n; k++ {
-					if buf[k] == '+' {
-						buf[k] = ' '
+				run := buf[w:]
+				for k, c := range run {
+					if c == '+' {
+						run[k] = ' '
 					}
 				}
 			}
-			w += n
 			i = j
 		}
 	}
 	// buf is never written again: handing it out as a string is what
 	// strings.Builder does, without Builder's per-byte checks.
-	return unsafe.String(unsafe.SliceData(buf), w), bad
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), bad
 }
 
 // unhexTable maps a byte to its value as a hex digit, or to 0xFF.
