@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
 
@@ -37,53 +36,69 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 	return c.decodeBySpan(src)
 }
 
-// Spans and chunks end just after an ASCII byte other than a digit. There
-// every stateless decoder of the Encoding Standard is back in its initial
-// state (the byte was a character, the trail of a pair, or was given back
-// and read as a character; only GB18030's four-byte sequences have ASCII
+// Pieces end just after an ASCII byte other than a digit. There every
+// stateless decoder of the Encoding Standard is back in its initial state
+// (the byte was a character, the trail of a pair, or was given back and
+// read as a character; only GB18030's four-byte sequences have ASCII
 // bytes, digits, inside), so each piece decodes alone as it would in place.
-const (
-	spanSize  = 16 << 10 // decoded in bulk
-	chunkSize = 1 << 10  // decoded again in bulk, in a span with an error
-)
+//
+// pieceSizes are the sizes Decode cuts its input into, largest first: a
+// piece is decoded in bulk, and one whose output may hold a U+FFFD is
+// decoded again in pieces of the next size, down to character by
+// character in the smallest. A bad byte costs a pass over one piece of
+// each size, not over a whole span character by character.
+var pieceSizes = [...]int{2 << 10, 128, 16}
 
-// decodeBySpan decodes src span by span in bulk; a span whose output holds
-// a U+FFFD is decoded again by chunks, and a chunk holding one character by
-// character, so that a bad byte costs a pass over its chunk only.
+// decodeBySpan decodes src in pieces (see pieceSizes).
 func (c *Charset) decodeBySpan(src []byte) (string, []Invalid) {
-	var bad []Invalid
-	dec := c.Encoding().NewDecoder()
+	dec := c.pieceDecoder()
 	out := make([]byte, 0, len(src)+len(src)/2+utf8.UTFMax)
-	for pos := 0; pos < len(src); {
-		end := pieceEnd(src, pos, spanSize)
-		n0 := len(out)
-		out = appendDecoded(dec, out, src[pos:end])
-		if mayHaveReplacement(dec.Transformer, out[n0:]) {
-			out = out[:n0]
-			for cpos := pos; cpos < end; {
-				cend := min(pieceEnd(src, cpos, chunkSize), end)
-				c0 := len(out)
-				out = appendDecoded(dec, out, src[cpos:cend])
-				if mayHaveReplacement(dec.Transformer, out[c0:]) {
-					s, b := c.decodeByCharacter(src[cpos:cend])
-					out = append(out[:c0], s...)
-					for _, x := range b {
-						x.Offset += cpos
-						bad = append(bad, x)
-					}
-				}
-				cpos = cend
-			}
-		}
-		pos = end
-	}
+	out, bad := c.decodePieces(dec, out, nil, src, 0, 0)
 	// out is never written again: share it, as strings.Builder does,
 	// rather than copy a megabyte.
 	return unsafe.String(unsafe.SliceData(out), len(out)), bad
 }
 
+// pieceDecoder is a fresh decoder of c for decodePieces, without the
+// encoding.Decoder around it that nothing here needs (one allocation
+// fewer a call, a third of what decoding a short value costs beyond
+// x/text). A patched decoder is made to probe: a piece it cannot trust is
+// decoded again, smaller.
+func (c *Charset) pieceDecoder() transform.Transformer {
+	if e, ok := c.Encoding().(*patchedEncoding); ok && e.scan != nil {
+		return &patched{inner: e.decoder(), scan: e.scan, trust: e.trust, probe: true}
+	}
+	return c.Encoding().NewDecoder().Transformer
+}
+
+// decodePieces appends to out the decoding of src, which starts at offset
+// base of the whole input, in pieces of pieceSizes[level], and to bad the
+// invalid sequences it finds.
+func (c *Charset) decodePieces(dec transform.Transformer, out []byte, bad []Invalid, src []byte, base, level int) ([]byte, []Invalid) {
+	for pos := 0; pos < len(src); {
+		end := pieceEnd(src, pos, pieceSizes[level])
+		n0 := len(out)
+		out = appendDecoded(dec, out, src[pos:end])
+		if mayHaveReplacement(dec, out[n0:]) {
+			out = out[:n0]
+			if level+1 < len(pieceSizes) {
+				out, bad = c.decodePieces(dec, out, bad, src[pos:end], base+pos, level+1)
+			} else {
+				s, b := c.decodeByCharacter(src[pos:end])
+				out = append(out, s...)
+				for _, x := range b {
+					x.Offset += base + pos
+					bad = append(bad, x)
+				}
+			}
+		}
+		pos = end
+	}
+	return out, bad
+}
+
 // appendDecoded appends the decoding of src, a whole piece, to out.
-func appendDecoded(dec *encoding.Decoder, out, src []byte) []byte {
+func appendDecoded(dec transform.Transformer, out, src []byte) []byte {
 	dec.Reset()
 	for {
 		n, m, err := dec.Transform(out[len(out):cap(out)], src, true)

@@ -208,10 +208,10 @@ func TestDecodeMatchesTheEncodingStandardOnLongInput(t *testing.T) {
 			d := newDiffer(t, name)
 			rng := rand.New(rand.NewPCG(5, uint64(len(name))))
 			for i := range n {
-				src := randomInput(rng, 4*chunkSize)
+				src := randomInput(rng, 4*pieceSizes[1])
 				if i%2 == 0 {
 					// Mostly valid: real characters and ASCII, a few bad bytes.
-					src = mostlyValid(rng, d.c, 2*spanSize+chunkSize)
+					src = mostlyValid(rng, d.c, 2*pieceSizes[0]+pieceSizes[1]+pieceSizes[2])
 				}
 				d.check(src)
 			}
@@ -256,7 +256,7 @@ func TestGB18030SequencesXTextMisreadsSilentlyAreCaught(t *testing.T) {
 			bad := [][]byte{{0x81, 0x3C, 0x81, 0x30}, {0x81, 0x35, 0xF4, 0x37}, {0xC4, 0x3F, 0xB0, 0x39}, {0xFE, 0x3A, 0xFE, 0x39}}
 			for range 200 {
 				var src []byte
-				for len(src) < 3*chunkSize {
+				for len(src) < 3*pieceSizes[1] {
 					if rng.IntN(500) == 0 {
 						src = append(src, bad[rng.IntN(len(bad))]...)
 						continue

@@ -32,6 +32,11 @@ type patched struct {
 	// dirty is set once the output may hold a U+FFFD; while it is unset,
 	// Decode need not look for one.
 	dirty bool
+	// probe is set by Decode, which decodes again, in smaller pieces, any
+	// piece that comes out dirty: x/text's output it cannot trust is then
+	// only marked dirty, not mended by the scan, whose work would be
+	// thrown away.
+	probe bool
 }
 
 // A truster reports whether x/text's decoding out of src, holding no
@@ -48,6 +53,10 @@ func (p *patched) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 	if p.trust != nil {
 		d, s, err := p.inner.Transform(dst, src, atEOF)
 		if !bytes.Contains(dst[:d], []byte(replacement)) && p.trust(src[:s], dst[:d]) {
+			return d, s, err
+		}
+		if p.probe {
+			p.dirty = true
 			return d, s, err
 		}
 		p.inner.Reset()
