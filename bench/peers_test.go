@@ -24,14 +24,7 @@ func TestPeers(t *testing.T) {
 			apachetest.SkipOrFail(t, m)
 		}
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testModuleRoot(t)
 	peers, err := BuildPeers(t.TempDir(), root, "")
 	if err != nil {
 		t.Fatal(err)
@@ -104,10 +97,9 @@ func TestQueryIsTheEncodingOfWant(t *testing.T) {
 	}
 }
 
-// The cold-start references claim to be the Go runtime alone, and the
-// runtime with cgigate's dependencies: each answers as a CGI program, and
-// go-deps links nothing the gateway (as cgi-bin gets it) does not.
-func TestColdStartReferences(t *testing.T) {
+// testModuleRoot is the module's root, found from the test's folder.
+func testModuleRoot(t *testing.T) string {
+	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +108,14 @@ func TestColdStartReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root
+}
+
+// The cold-start references claim to be the Go runtime alone, and the
+// runtime with cgigate's dependencies: each answers as a CGI program, and
+// go-deps links nothing the gateway (as cgi-bin gets it) does not.
+func TestColdStartReferences(t *testing.T) {
+	root := testModuleRoot(t)
 	dir := t.TempDir()
 	for _, ref := range []struct{ name, pkg string }{{GoHello, "./bench/peers/gohello"}, {GoDeps, "./bench/peers/godeps"}} {
 		p, err := GoBuild(root, ref.pkg, filepath.Join(dir, ref.name), "")
