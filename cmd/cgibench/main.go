@@ -52,6 +52,7 @@ type options struct {
 	urlencMB    []float64
 	searchDocs  []int
 	searchRuns  int
+	plot        string // folder for the PNG charts, or ""
 }
 
 var parts = []string{"load", "cold", "init", "mem", "search"}
@@ -75,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ue := fl.String("mem-urlencoded", "1.25,2.5,5,10", "urlencoded body sizes in MB")
 	docs := fl.String("search-docs", "1000,2500,5000,10000", "generated index sizes")
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
+	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -318,9 +320,38 @@ func memory(w io.Writer, gateway string, o options) error {
 				float64(m.PeakKB)*1024/float64(m.Body), bench.FormatDuration(m.Wall), m.Status)
 		}
 		fmt.Fprintf(w, "| %s | slope | %.3f bytes of RSS per body byte (least squares) | | | |\n", k.kind, bench.Slope(xs, ys))
+		chart := bench.Chart{Title: "Peak RSS of one cgigate CGI process against its " + k.kind + " body", XLabel: "body (MB)", YLabel: "peak RSS (MB)",
+			Series: []bench.Series{{Name: k.kind, X: scaled(xs, 1e-6), Y: scaled(ys, 1e-6)}}}
+		if err := writeChart(o.plot, "memory-"+k.kind+".png", chart); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// writeChart writes c as dir/name, when dir is set.
+func writeChart(dir, name string, c bench.Chart) error {
+	if dir == "" {
+		return nil
+	}
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	if err := c.WritePNG(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func scaled(xs []float64, k float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x * k
+	}
+	return out
 }
 
 func search(w io.Writer, gateway string, o options) error {
@@ -334,6 +365,7 @@ func search(w io.Writer, gateway string, o options) error {
 	fmt.Fprintf(w, "Query: `?%s+%s` (both words must occur); the documents are walked and read on every request.\n", bench.Needle, bench.Hay)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| documents | median per request | results | under 100 ms |\n|---:|---:|---:|---|")
+	scan := bench.Series{Name: "scan (no index)"}
 	for _, n := range o.searchDocs {
 		dir := filepath.Join(tmp, "index")
 		if err := bench.GenerateIndex(dir, n, 1); err != nil {
@@ -344,10 +376,11 @@ func search(w io.Writer, gateway string, o options) error {
 			return err
 		}
 		fmt.Fprintf(w, "| %d | %s | %d | %v |\n", s.Docs, bench.FormatDuration(s.Median), s.Results, s.Median < 100*time.Millisecond)
+		scan.X, scan.Y = append(scan.X, float64(s.Docs)), append(scan.Y, float64(s.Median)/float64(time.Millisecond))
 		os.RemoveAll(dir)
 	}
 	fmt.Fprintln(w)
-	return nil
+	return writeChart(o.plot, "search.png", bench.Chart{Title: "One ISINDEX search by a cgigate CGI process, exec to exit", XLabel: "documents", YLabel: "ms", Series: []bench.Series{scan}})
 }
 
 func ints(s string) ([]int, error) {
