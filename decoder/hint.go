@@ -15,7 +15,7 @@ type Hint struct {
 	Family []string
 }
 
-// hintTable maps a character set and an encoding form, as the two-part hint
+// hintCharset maps a character set and an encoding form, as the two-part hint
 // names them, to one encoding. Names are compared case-insensitively with
 // '-' and '_' ignored.
 //
@@ -29,19 +29,41 @@ type Hint struct {
 // A bare family: [EUC] is euc-jp, euc-kr or gbk; [SJIS] shift_jis;
 // [JIS] and [ISO2022] iso-2022-jp. Any other label is looked up as a WHATWG
 // or IANA label ("[Shift_JIS]", "[EUC-KR]", "[windows-1251]").
-var hintTable = map[string]string{
-	"JIS0208:EUC": "euc-jp", "JIS0212:EUC": "euc-jp", "JISX0208:EUC": "euc-jp",
-	"JIS0208:SJIS": "shift_jis", "JIS0208:SHIFTJIS": "shift_jis", "JISX0208:SJIS": "shift_jis",
-	"JIS0208:ISO2022": "iso-2022-jp", "JIS0208:JIS": "iso-2022-jp",
-	"KSC5601:EUC": "euc-kr", "KSX1001:EUC": "euc-kr", "KSC5601:ISO2022": "iso-2022-kr",
-	"GB2312:EUC": "gbk", "GB2312:HZ": "hz-gb-2312", "GBK:GBK": "gbk", "GB18030:GB18030": "gb18030",
-	"BIG5:BIG5": "big5", "BIG5": "big5",
-	"UCS:UTF8": "utf-8", "UNICODE:UTF8": "utf-8", "ISO10646:UTF8": "utf-8",
-	"SJIS": "shift_jis", "JIS": "iso-2022-jp", "ISO2022": "iso-2022-jp",
+//
+// Both are switches rather than maps: a map literal is built at package
+// init, in every CGI process, and most requests carry no hint.
+func hintCharset(key string) (string, bool) {
+	switch key {
+	case "JIS0208:EUC", "JIS0212:EUC", "JISX0208:EUC":
+		return "euc-jp", true
+	case "JIS0208:SJIS", "JIS0208:SHIFTJIS", "JISX0208:SJIS", "SJIS":
+		return "shift_jis", true
+	case "JIS0208:ISO2022", "JIS0208:JIS", "JIS", "ISO2022":
+		return "iso-2022-jp", true
+	case "KSC5601:EUC", "KSX1001:EUC":
+		return "euc-kr", true
+	case "KSC5601:ISO2022":
+		return "iso-2022-kr", true
+	case "GB2312:EUC", "GBK:GBK":
+		return "gbk", true
+	case "GB2312:HZ":
+		return "hz-gb-2312", true
+	case "GB18030:GB18030":
+		return "gb18030", true
+	case "BIG5:BIG5", "BIG5":
+		return "big5", true
+	case "UCS:UTF8", "UNICODE:UTF8", "ISO10646:UTF8":
+		return "utf-8", true
+	}
+	return "", false
 }
 
-var hintFamilies = map[string][]string{
-	"EUC": {"euc-jp", "euc-kr", "gbk"},
+// hintFamily is the charsets a bare family names.
+func hintFamily(key string) []string {
+	if key == "EUC" {
+		return []string{"euc-jp", "euc-kr", "gbk"}
+	}
+	return nil
 }
 
 func hintKey(label string) string {
@@ -86,11 +108,11 @@ func ParseURLHint(u string) (h Hint, url string, ok bool) {
 func resolveHint(label string) Hint {
 	h := Hint{Label: label}
 	key := hintKey(label)
-	if fam, ok := hintFamilies[key]; ok {
+	if fam := hintFamily(key); fam != nil {
 		h.Family = fam
 		return h
 	}
-	if name, ok := hintTable[key]; ok {
+	if name, ok := hintCharset(key); ok {
 		h.Charset = name
 		return h
 	}
