@@ -90,13 +90,19 @@ func specificity(rng, mt string) int {
 	return -1
 }
 
-// refusedHeaders are never sent by the gateway. Location in a CGI answer
-// is an internal redirect inside Apache (RFC 3875 § 6.2.2,
-// CVE-2024-38476); Status is the CGI writer's; Content-Length is Apache's
-// to set (2.4.59+ drops a script's); Transfer-Encoding from a script is
-// request smuggling (CVE-2024-24795).
-var refusedHeaders = map[string]bool{
-	"Location": true, "Status": true, "Content-Length": true, "Transfer-Encoding": true,
+// refusedHeader reports the headers, in canonical form, that the gateway
+// never sends. Location in a CGI answer is an internal redirect inside
+// Apache (RFC 3875 § 6.2.2, CVE-2024-38476); Status is the CGI writer's;
+// Content-Length is Apache's to set (2.4.59+ drops a script's);
+// Transfer-Encoding from a script is request smuggling (CVE-2024-24795).
+// A switch, not a map literal, which would be built at every process's
+// init.
+func refusedHeader(canonical string) bool {
+	switch canonical {
+	case "Location", "Status", "Content-Length", "Transfer-Encoding":
+		return true
+	}
+	return false
 }
 
 // SetHeader sets a response header, refusing a name that is not an RFC
@@ -117,7 +123,7 @@ func CheckHeader(name, value string) error {
 	switch {
 	case !httpguts.ValidHeaderFieldName(name):
 		return fmt.Errorf("cgi: header name %q is not a token", name)
-	case refusedHeaders[textproto.CanonicalMIMEHeaderKey(name)]:
+	case refusedHeader(textproto.CanonicalMIMEHeaderKey(name)):
 		return fmt.Errorf("cgi: header %s is never sent by the gateway", name)
 	case !httpguts.ValidHeaderFieldValue(value) || strings.ContainsAny(value, "\r\n\x00"):
 		return fmt.Errorf("cgi: header %s value %q holds a control byte", name, value)
