@@ -21,7 +21,7 @@ const (
 // kept as it is, as the WHATWG percent-decode algorithm (URL § 1.3) does; bad
 // holds the offset of each such '%' within s. When s needs no change it is
 // returned as it is, so the common case allocates nothing; otherwise the
-// result is the one allocation.
+// result is the one allocation (a malformed escape may cost one more).
 func unescape(s string, mode escapeMode) (out string, bad []int) {
 	pct := strings.IndexByte(s, '%')
 	plus := -1
