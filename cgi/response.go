@@ -10,9 +10,9 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -157,12 +157,12 @@ type ErrorBody struct {
 // errorCSP lets an error page load and run nothing (CSP 3).
 const errorCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-var errorPage = sync.OnceValue(func() *template.Template {
+var errorPage = lazy.Value[*template.Template]{New: func() *template.Template {
 	return template.Must(template.New("error").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Status}} {{.Text}}</title></head>
 <body><h1>{{.Status}} {{.Text}}</h1><p>{{.Error}}</p></body></html>
 `))
-})
+}}
 
 // WriteError answers err with its status (StatusOf) and message (Message)
 // in the format r's Accept header asks for: JSON {"error": "...",
@@ -191,7 +191,7 @@ func WriteError(w ResponseWriter, r *Request, err error) {
 	case Text:
 		fmt.Fprintf(&buf, "%d %s\n\n%s\n", st, StatusText(st), msg)
 	default:
-		errorPage().Execute(&buf, struct {
+		errorPage.Get().Execute(&buf, struct {
 			Status      int
 			Text, Error string
 		}{st, StatusText(st), msg})

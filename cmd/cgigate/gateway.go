@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/decoder"
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // gateway is the cgigate handler: the ISINDEX prompt, searches, form
@@ -46,7 +46,7 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	}
 	f := cgi.Negotiate(r.Header.Get("Accept"))
 	if form.Kind == decoder.Empty && f == cgi.HTML {
-		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP())
+		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP.Get())
 		cgi.Respond(w, cgi.StatusOK, f, renderPrompt())
 		return
 	}
@@ -121,8 +121,8 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 // its own script (by hash, CSP 3 § 8.2), forms post only to the gateway.
 const resultCSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-var promptCSP = sync.OnceValue(func() string {
+var promptCSP = lazy.Value[string]{New: func() string {
 	h := sha256.Sum256([]byte(promptScript))
 	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 		base64.StdEncoding.EncodeToString(h[:]))
-})
+}}

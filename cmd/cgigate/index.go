@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // The search index: one file, DIR/.cgigate-index, written by
@@ -73,9 +74,9 @@ const (
 
 // castagnoli is made on first use: a CGI process that answers a form and
 // never opens the index should not pay for the table at start-up.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+var castagnoli = lazy.Value[*crc32.Table]{New: func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }}
 
-func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli.Get()) }
 
 // isTermSep separates terms, in the index and in a keyword.
 func isTermSep(r rune) bool { return unicode.IsSpace(r) }

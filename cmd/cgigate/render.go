@@ -8,9 +8,9 @@ import (
 	"io"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // result is the JSON rendering, a contract documented in the README:
@@ -154,13 +154,13 @@ func writeText(b io.Writer, res result) error {
 
 // The prompt is parsed on first use, not at init: a CGI process starts per
 // request and most answers need one template or none (JSON, text, errors).
-var promptPage = sync.OnceValue(func() *template.Template {
+var promptPage = lazy.Value[*template.Template]{New: func() *template.Template {
 	return template.Must(template.New("prompt").Parse(promptHTML))
-})
+}}
 
 func renderPrompt() []byte {
 	var b bytes.Buffer
-	if err := promptPage().Execute(&b, template.JS(promptScript)); err != nil {
+	if err := promptPage.Get().Execute(&b, template.JS(promptScript)); err != nil {
 		panic(err)
 	}
 	return b.Bytes()

@@ -3,7 +3,8 @@ package main
 import (
 	"html/template"
 	"io"
-	"sync"
+
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // The result page is written in parts, and each part that holds values is
@@ -19,45 +20,50 @@ import (
 // holds the page to that template, byte for byte.
 type pagePart struct {
 	show func(result) bool // nil: always
-	html *lazyTemplate
+	html *lazy.Value[*template.Template]
 	text string // written as it is when html is nil: constant markup only
 }
 
-// lazyTemplate is a template parsed on first use. The page's parts are
-// static data: a CGI process allocates nothing for them at init.
-type lazyTemplate struct {
-	name, text string
-	once       sync.Once
-	t          *template.Template
-}
-
-func (l *lazyTemplate) get() *template.Template {
-	l.once.Do(func() { l.t = template.Must(template.New(l.name).Parse(l.text)) })
-	return l.t
+// parse parses a part's template; the parts call it on first use, and
+// are static data: a CGI process allocates nothing for them at init.
+func parse(name, text string) *template.Template {
+	return template.Must(template.New(name).Parse(text))
 }
 
 var resultPage = []pagePart{
-	{html: &lazyTemplate{name: "head", text: `<!DOCTYPE html>
+	{html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("head", `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
 <body>
 <h1>{{.Kind}}</h1>
 <p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
-`}},
-	{show: func(r result) bool { return len(r.Keywords) > 0 }, html: &lazyTemplate{name: "keywords", text: `<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>`}},
+`)
+	}}},
+	{show: func(r result) bool { return len(r.Keywords) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("keywords", `<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>`)
+	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Results) > 0 }, html: &lazyTemplate{name: "results", text: `<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-`}},
+	{show: func(r result) bool { return len(r.Results) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("results", `<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
+`)
+	}}},
 	{show: func(r result) bool { return len(r.Results) == 0 && r.searched }, text: `<p class="results">No document matches.</p>`},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Fields) > 0 }, html: &lazyTemplate{name: "fields", text: `<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
+	{show: func(r result) bool { return len(r.Fields) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("fields", `<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
 {{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
-{{end}}</table>`}},
+{{end}}</table>`)
+	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Files) > 0 }, html: &lazyTemplate{name: "files", text: `<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
+	{show: func(r result) bool { return len(r.Files) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("files", `<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
 {{range .Files}}<tr><td>{{.Name}}</td><td>{{.Filename}}</td><td>{{.ContentType}}</td><td>{{.Size}}</td><td><code>{{.SHA256}}</code></td></tr>
-{{end}}</table>`}},
+{{end}}</table>`)
+	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Warnings) > 0 }, html: &lazyTemplate{name: "warnings", text: `<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>`}},
+	{show: func(r result) bool { return len(r.Warnings) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("warnings", `<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>`)
+	}}},
 	{text: "\n</body></html>\n"},
 }
 
@@ -74,7 +80,7 @@ func writeHTML(w io.Writer, res result) error {
 			}
 			continue
 		}
-		if err := p.html.get().Execute(w, res); err != nil {
+		if err := p.html.Get().Execute(w, res); err != nil {
 			return err
 		}
 	}

@@ -56,7 +56,7 @@ func TestAFormsPageExecutesOnlyItsParts(t *testing.T) {
 	var executed []string
 	for _, p := range resultPage {
 		if p.html != nil && (p.show == nil || p.show(res)) {
-			executed = append(executed, p.html.get().Name())
+			executed = append(executed, p.html.Get().Name())
 		}
 	}
 	if !slices.Equal(executed, []string{"head", "fields"}) {

@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 )
 
@@ -21,4 +22,4 @@ func fixBig5(enc encoding.Encoding) encoding.Encoding {
 	}
 }
 
-var big5Extras = onceValue[map[rune][]byte]{f: func() map[rune][]byte { return extrasMap(big5Encode[:]) }}
+var big5Extras = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte { return extrasMap(big5Encode[:]) }}

@@ -65,8 +65,8 @@ func (c *Charset) decodeBySpan(src []byte) (string, []Invalid) {
 // x/text). A patched decoder is made to probe: a piece it cannot trust is
 // decoded again, smaller.
 func (c *Charset) pieceDecoder() transform.Transformer {
-	if e, ok := c.Encoding().(*patchedEncoding); ok && e.scan != nil {
-		return &patched{inner: e.decoder(), scan: e.scan, trust: e.trust, probe: true}
+	if e, ok := c.Encoding().(*patchedEncoding); ok {
+		return e.transformer(true)
 	}
 	return c.Encoding().NewDecoder().Transformer
 }
@@ -127,19 +127,10 @@ func pieceEnd(src []byte, pos, size int) int {
 // ASCII-compatible charset, and valid UTF-8 in UTF-8, come back as the same
 // string, without a copy.
 func (c *Charset) DecodeString(s string) (string, []Invalid) {
-	if c.name != "iso-2022-jp" && (c.utf8 && utf8.ValidString(s) || isASCIIString(s)) {
+	if c.name != "iso-2022-jp" && (c.utf8 && utf8.ValidString(s) || isASCII(s)) {
 		return s, nil
 	}
 	return c.Decode([]byte(s))
-}
-
-func isASCIIString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // DecodeStrict is Decode that refuses any invalid byte, naming the first.
@@ -158,9 +149,10 @@ func (c *Charset) Valid(src []byte) bool {
 	return len(bad) == 0
 }
 
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
+// isASCII reports whether every byte of b is below 0x80.
+func isASCII[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

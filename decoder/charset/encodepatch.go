@@ -3,6 +3,7 @@ package charset
 import (
 	"unicode/utf8"
 
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
@@ -31,9 +32,9 @@ func extrasMap(fixes []encodeFix) map[rune][]byte {
 	return m
 }
 
-func encoderWithExtras(enc encoding.Encoding, extras *onceValue[map[rune][]byte]) func() transform.Transformer {
+func encoderWithExtras(enc encoding.Encoding, extras *lazy.Value[map[rune][]byte]) func() transform.Transformer {
 	return func() transform.Transformer {
-		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras.get()}
+		return &extraEncoder{inner: enc.NewEncoder().Transformer, extras: extras.Get()}
 	}
 }
 

@@ -3,6 +3,7 @@ package charset
 import (
 	"unicode/utf8"
 
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 )
 
@@ -31,7 +32,7 @@ func fixEUCJP(enc encoding.Encoding) encoding.Encoding {
 // x/text writes JIS X 0212 characters as 8F xx xx, which the standard's
 // encoder never does but its decoder reads back: kept, it loses nothing.)
 // Built on first use: a map literal is built at init.
-var eucJPExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte { return map[rune][]byte{0x2212: {0xA1, 0xDD}} }}
+var eucJPExtras = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte { return map[rune][]byte{0x2212: {0xA1, 0xDD}} }}
 
 func inA1FE(b byte) bool { return b >= 0xA1 && b != 0xFF }
 

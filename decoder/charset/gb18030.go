@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
@@ -50,8 +51,8 @@ func fixGB18030(enc encoding.Encoding) encoding.Encoding {
 
 // gb18030Extras is gbExtras plus the four-byte sequences x/text's encoder
 // gets wrong (gbFourByte: U+E7C7 is 81 35 F4 37).
-var gb18030Extras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
-	m := maps.Clone(gbExtras.get())
+var gb18030Extras = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte {
+	m := maps.Clone(gbExtras.Get())
 	for _, f := range gbFourByte {
 		m[f.r] = []byte(f.b)
 	}
@@ -76,9 +77,9 @@ func gbRefuses(gbk bool, r rune) bool {
 // has no two-byte sequence for them and, in GB18030, writes a four-byte
 // sequence that the standard decodes to another character (U+E000 becomes
 // 83 38 98 37, which is U+F014).
-var gbExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
+var gbExtras = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte {
 	m := map[rune][]byte{}
-	patch := &gbTables.get().patch
+	patch := &gbTables.Get().patch
 	enc := simplifiedchinese.GBK.NewEncoder()
 	add := func(lead, trail byte, c rune) {
 		if _, done := m[c]; done {
@@ -177,7 +178,7 @@ type gbTable struct {
 // gbTables is built on first use (0.1-0.2 ms), not at init:
 // only text that x/text's decoder cannot be trusted with is scanned, and
 // only the gb18030 encoder's extras need it otherwise.
-var gbTables = onceValue[*gbTable]{f: func() *gbTable {
+var gbTables = lazy.Value[*gbTable]{New: func() *gbTable {
 	t := &gbTable{}
 	for lead := 0x81; lead <= 0xFE; lead++ {
 		for trail := 0x40; trail <= 0xFE; trail++ {
@@ -250,7 +251,7 @@ func scanGB18030(src []byte, atEOF bool) (n, size int, r rune) {
 			return i, errorSize(b1), utf8.RuneError
 		}
 		if t == nil {
-			t = gbTables.get()
+			t = gbTables.Get()
 		}
 		if !t.specialLead[b] {
 			i += 2 // the common case: a lead with nothing to patch

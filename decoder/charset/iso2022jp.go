@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/transform"
@@ -177,7 +178,7 @@ func (d *iso2022JPDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 // base in Transform's src) with x/text's table; an unmapped pair is one
 // U+FFFD for both bytes, as in the standard.
 func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err error) {
-	table := jis0208.get()
+	table := jis0208.Get()
 	for nSrc+1 < len(src) {
 		lead, trail := src[nSrc], src[nSrc+1]
 		if lead < 0x21 || lead > 0x7E || trail < 0x21 || trail > 0x7E {
@@ -202,7 +203,7 @@ func (d *iso2022JPDecoder) pairs(dst, src []byte, base int) (nDst, nSrc int, err
 // jis0208 is x/text's JIS X 0208 table, read once through its EUC-JP
 // decoder (a JIS X 0208 pair is the EUC-JP pair with the high bits
 // cleared): 94×94 code points, all in the BMP, 0 where unmapped.
-var jis0208 = onceValue[*[94 * 94]uint16]{f: func() *[94 * 94]uint16 {
+var jis0208 = lazy.Value[*[94 * 94]uint16]{New: func() *[94 * 94]uint16 {
 	var t [94 * 94]uint16
 	dec := japanese.EUCJP.NewDecoder()
 	for i := range t {

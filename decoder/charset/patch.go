@@ -101,10 +101,16 @@ type patchedEncoding struct {
 }
 
 func (e *patchedEncoding) NewDecoder() *encoding.Decoder {
+	return &encoding.Decoder{Transformer: e.transformer(false)}
+}
+
+// transformer is a fresh decoder: e.decoder's, behind the scan when e has
+// one, which probes when probe is set (see patched.probe).
+func (e *patchedEncoding) transformer(probe bool) transform.Transformer {
 	if e.scan == nil {
-		return &encoding.Decoder{Transformer: e.decoder()}
+		return e.decoder()
 	}
-	return &encoding.Decoder{Transformer: &patched{inner: e.decoder(), scan: e.scan, trust: e.trust}}
+	return &patched{inner: e.decoder(), scan: e.scan, trust: e.trust, probe: probe}
 }
 
 func (e *patchedEncoding) NewEncoder() *encoding.Encoder {

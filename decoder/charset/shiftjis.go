@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 )
 
@@ -34,7 +35,7 @@ func fixShiftJIS(enc encoding.Encoding) encoding.Encoding {
 // writes U+00A5 and U+203E as 5C and 7E, which decode to '\' and '~':
 // those stay refused, since a non-ASCII character must not come back as
 // ASCII syntax.
-var shiftJISExtras = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
+var shiftJISExtras = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte {
 	m := extrasMap(shiftJISEncode[:])
 	m[0x80] = []byte{0x80}
 	m[0x2212] = []byte{0x81, 0x7C} // MINUS SIGN as U+FF0D, as the standard says

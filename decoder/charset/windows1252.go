@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"github.com/cgigate/cgigate/internal/lazy"
 	"golang.org/x/text/encoding"
 )
 
@@ -23,7 +24,7 @@ func fixWindows1252(enc encoding.Encoding) encoding.Encoding {
 
 // windows1252C1 are the code points x/text's windows-1252 lacks, each its
 // own byte; the map is built on first use, not at init.
-var windows1252C1 = onceValue[map[rune][]byte]{f: func() map[rune][]byte {
+var windows1252C1 = lazy.Value[map[rune][]byte]{New: func() map[rune][]byte {
 	return map[rune][]byte{0x81: {0x81}, 0x8D: {0x8D}, 0x8F: {0x8F}, 0x90: {0x90}, 0x9D: {0x9D}}
 }}
 

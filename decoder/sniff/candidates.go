@@ -3,9 +3,9 @@ package sniff
 import (
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/cgigate/cgigate/decoder/charset"
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // candidate is one legacy encoding the sniffer weighs.
@@ -62,7 +62,7 @@ var candidateList = []struct {
 
 // candidates is built on first use: a CGI process that never sniffs never
 // looks the encodings up.
-var candidates = sync.OnceValue(func() []*candidate {
+var candidates = lazy.Value[[]*candidate]{New: func() []*candidate {
 	out := make([]*candidate, 0, len(candidateList))
 	for _, e := range candidateList {
 		c := &candidate{name: e.name, base: e.base, cjk: e.cjk, nfc: e.name == "windows-1258", sb: singleTable(e.name)}
@@ -79,7 +79,7 @@ var candidates = sync.OnceValue(func() []*candidate {
 		out = append(out, c)
 	}
 	return out
-})
+}}
 
 // restrict keeps the candidates named by labels (all when labels is empty)
 // and says whether UTF-8 may be the answer. Labels no encoding answers to
@@ -87,7 +87,7 @@ var candidates = sync.OnceValue(func() []*candidate {
 // the candidate list (a hint may name ISO-8859-5 or GB18030) is weighed
 // too: GB18030 with GBK's model, any other with every language's.
 func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
-	all := candidates()
+	all := candidates.Get()
 	if len(labels) == 0 {
 		return all, true
 	}

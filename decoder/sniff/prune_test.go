@@ -68,7 +68,7 @@ func TestPruningKeepsEveryCandidatesScore(t *testing.T) {
 	var sc scratch
 	for _, r := range rows {
 		samples := [][]byte{r.raw, []byte(r.Text)}
-		for _, c := range candidates() {
+		for _, c := range candidates.Get() {
 			if c.name == "iso-2022-jp" {
 				continue
 			}
@@ -106,7 +106,7 @@ func TestPruningPrunes(t *testing.T) {
 	}
 	floor := utf8Score(decoded, pri, &sc) - pruneMargin // as Sniff sets it
 	pruned := 0
-	for _, c := range candidates() {
+	for _, c := range candidates.Get() {
 		if c.name == "iso-2022-jp" {
 			continue
 		}

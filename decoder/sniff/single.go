@@ -31,7 +31,6 @@ type scratch struct {
 // evaluate).
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, nbad int) {
 	sb := c.sb
-	sc.key = sc.key[:0]
 	gs := sc.text.gs[:0]
 	for i, s := range samples {
 		if i > 0 {
@@ -55,17 +54,11 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	if nbad > 0 {
 		return negInf, nbad
 	}
-	defer func() {
-		if score >= floor {
-			// The decoded text groups c with the candidates that read the
-			// bytes alike; Sniff reads it only for a score that counts.
-			sc.key = c.appendKey(sc.key[:0], samples)
-		}
-	}()
 	best := negInf
 	for k, li := range c.alpha {
 		syms := sc.syms[:0]
-		high, ascii := &sb.syms[k], &asciiSyms[li]
+		l := langOf(li)
+		high := &sb.syms[k]
 	fill:
 		for i, s := range samples {
 			if i > 0 {
@@ -76,7 +69,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 					break fill
 				}
 				if b < 0x80 {
-					syms = append(syms, ascii[b])
+					syms = append(syms, l.ascii[b])
 				} else {
 					syms = append(syms, high[b-0x80])
 				}
@@ -84,13 +77,18 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 		syms = syms[:len(gs)]
 		sc.syms = syms
-		l := langOf(li)
 		// score = pri + base - cost matters only if it reaches floor and
 		// the best language so far: cost at most pri + base - that.
 		bar := max(floor, best+c.base)
 		best = max(best, pri.of(l.name)-l.cost(gs, syms, costLimit(pri.of(l.name)+c.base-bar)))
 	}
-	return best + c.base, 0
+	score = best + c.base
+	if score >= floor {
+		// The decoded text groups c with the candidates that read the
+		// bytes alike; Sniff reads it only for a score that counts.
+		sc.key = c.appendKey(sc.key[:0], samples)
+	}
+	return score, 0
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL

@@ -164,7 +164,7 @@ func TestSingleByteTables(t *testing.T) {
 		})
 	}
 	t.Run("every candidate scored by byte table has one, and only those", func(t *testing.T) {
-		for _, c := range candidates() {
+		for _, c := range candidates.Get() {
 			wantTable := c.cjk == noCJK && !c.nfc && !c.anyLanguage
 			if (c.sb != nil) != wantTable {
 				t.Errorf("%s: table %v, want one %v", c.name, c.sb != nil, wantTable)
