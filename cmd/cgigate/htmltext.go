@@ -16,13 +16,11 @@ import (
 // § 13.2.6 says for every element that is not void: <script/> is followed
 // by script.
 func htmlText(b []byte) (title, text string, err error) {
-	z := xhtml.NewTokenizer(bytes.NewReader(b))
+	z := newTextTokenizer(bytes.NewReader(b))
 	var sb, tb strings.Builder
-	skip, inTitle, next := 0, false, data
+	skip, inTitle := 0, false
 	for {
-		tt := z.Next()
-		st := next
-		next = data
+		tt, tag := z.Next()
 		switch tt {
 		case xhtml.ErrorToken:
 			if z.Err() == io.EOF {
@@ -30,10 +28,7 @@ func htmlText(b []byte) (title, text string, err error) {
 			}
 			return "", "", z.Err()
 		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			next = textStateAfter(a)
-			switch a {
+			switch tag {
 			case atom.Script, atom.Style, atom.Template, atom.Noscript:
 				skip++
 			case atom.Title:
@@ -41,8 +36,7 @@ func htmlText(b []byte) (title, text string, err error) {
 			}
 			sb.WriteByte(' ')
 		case xhtml.EndTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
+			switch tag {
 			case atom.Script, atom.Style, atom.Template, atom.Noscript:
 				if skip > 0 {
 					skip--
@@ -52,7 +46,7 @@ func htmlText(b []byte) (title, text string, err error) {
 			}
 			sb.WriteByte(' ')
 		case xhtml.TextToken:
-			t := tokenText(z.Raw(), st)
+			t := z.Text()
 			switch {
 			case inTitle:
 				tb.WriteString(t)
@@ -62,6 +56,39 @@ func htmlText(b []byte) (title, text string, err error) {
 		}
 	}
 }
+
+// textTokenizer is x/net/html's tokenizer with a Text that decodes as the
+// tokenizer's own does, without linking its entity table (see tokenText).
+// It follows the text state each start tag puts the tokenizer in.
+type textTokenizer struct {
+	*xhtml.Tokenizer
+	state, next textState // of the current text token, and of the next
+}
+
+func newTextTokenizer(r io.Reader) *textTokenizer {
+	return &textTokenizer{Tokenizer: xhtml.NewTokenizer(r)}
+}
+
+// Next scans the next token, and gives a tag token's element (0 for an
+// element atom does not know); the tag's name is consumed.
+func (z *textTokenizer) Next() (xhtml.TokenType, atom.Atom) {
+	tt := z.Tokenizer.Next()
+	z.state, z.next = z.next, data
+	var tag atom.Atom
+	switch tt {
+	case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
+		name, _ := z.TagName()
+		tag = atom.Lookup(name)
+		z.next = textStateAfter(tag)
+	case xhtml.EndTagToken:
+		name, _ := z.TagName()
+		tag = atom.Lookup(name)
+	}
+	return tt, tag
+}
+
+// Text is what (*xhtml.Tokenizer).Text returns for the current text token.
+func (z *textTokenizer) Text() string { return tokenText(z.Raw(), z.state) }
 
 // textState is how the tokenizer reads the text after a start tag, up to
 // the element's end tag, as one text token: the tokenizer states of
@@ -85,7 +112,7 @@ func textStateAfter(a atom.Atom) textState {
 }
 
 // tokenText is what (*xhtml.Tokenizer).Text returns for a text token whose
-// source is src, read in state st: line breaks normalized to LF (HTML
+// source is src, read in state st (textTokenizer.Text): line breaks normalized to LF (HTML
 // § 13.2.3.5), NUL replaced by U+FFFD outside data, character references
 // decoded outside raw text.
 //
