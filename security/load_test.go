@@ -1,12 +1,14 @@
 package security
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // TestLoadThroughApache runs cmd/cgiload small through the package's
@@ -18,7 +20,7 @@ import (
 func TestLoadThroughApache(t *testing.T) {
 	srv := apache(t, httpdconf.MPMEvent)
 	bin := filepath.Join(t.TempDir(), "cgiload")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/cgiload").CombinedOutput(); err != nil {
+	if out, err := gobuild.Command(context.Background(), "", "../cmd/cgiload", bin, "").CombinedOutput(); err != nil {
 		t.Fatalf("go build ../cmd/cgiload: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "-url", srv.URL+"/cgi-bin/cgigate-load", "-record", filepath.Join(runDir, "load.jsonl"),

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // BenchmarkCGIStartup runs the gateway as a CGI process per request, as
@@ -15,9 +18,7 @@ import (
 //	go test -run '^$' -bench CGIStartup ./cmd/cgigate
 func BenchmarkCGIStartup(b *testing.B) {
 	peer := filepath.Join(b.TempDir(), "peer")
-	build := exec.Command("go", "build", "-o", peer, "./testdata/peer")
-	build.Env = append(build.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
+	if out, err := gobuild.Command(context.Background(), "", "./testdata/peer", peer, "").CombinedOutput(); err != nil {
 		b.Fatalf("%v\n%s", err, out)
 	}
 	for _, tc := range []struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // bin is the command built once for all tests: they run it as a user
@@ -24,7 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "urldecode")
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".")
+	build := gobuild.Command(context.Background(), "", ".", bin, "")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building urldecode:", err)

@@ -1,12 +1,15 @@
 package charset
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // goTool finds the go command, skipping the test without one (failing it
@@ -27,25 +30,6 @@ func goTool(t *testing.T) string {
 	return g
 }
 
-// moduleRoot is the directory holding go.mod.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-}
-
 // A CGI process starts for every request: what a package builds at init,
 // every request pays, whether it looks a charset up or not.
 func TestLinkingTheCharsetPackageCostsAProcessNothingAtStartUp(t *testing.T) {
@@ -64,34 +48,8 @@ func TestLinkingTheCharsetPackageCostsAProcessNothingAtStartUp(t *testing.T) {
 		}
 	})
 	t.Run("a program that looks a label up runs no init code of the package", func(t *testing.T) {
-		// A program of its own, outside the module: the test binary would
-		// count the _test.go files' variables as the package's.
-		root := moduleRoot(t)
-		dir := t.TempDir()
-		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files := map[string]string{
-			"go.mod": "module startup\n\ngo 1.26\n\nrequire github.com/cgigate/cgigate v0.0.0\n\nreplace github.com/cgigate/cgigate => " + root + "\n",
-			"go.sum": string(sum),
-			"main.go": `package main
-
-import "github.com/cgigate/cgigate/decoder/charset"
-
-func main() { println(charset.MustLookup("euc-jp").Name()) }
-`,
-		}
-		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		bin := filepath.Join(dir, "startup")
-		build := exec.Command(g, "build", "-mod=mod", "-o", bin, ".")
-		build.Dir = dir
-		build.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=", "GOWORK=off")
-		if out, err := build.CombinedOutput(); err != nil {
+		bin := filepath.Join(t.TempDir(), "startup")
+		if out, err := gobuild.Command(context.Background(), "", "./testdata/startup", bin, "").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
 		run := exec.Command(bin)
