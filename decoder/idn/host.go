@@ -67,7 +67,7 @@ type Host struct {
 	Raw     string // the input as given to ParseHost
 	Kind    Kind
 	ASCII   string // serialized host for the wire: A-labels, dotted IPv4, bracketed IPv6
-	Unicode string // the same host for display: U-labels where the ASCII form has valid A-labels
+	Unicode string // the same host for display: U-labels when every A-label of the ASCII form is valid, else the ASCII form
 	Steps   Steps
 }
 
@@ -170,8 +170,14 @@ func (o Options) parse(raw string) (Host, error) {
 	}
 	h.Kind, h.ASCII = Domain, ascii
 	// An ASCII domain may hold A-labels that are not valid IDNA (see
-	// ToASCII); those stay in ASCII form for display.
-	h.Unicode, _ = domainToUnicode(ascii)
+	// ToASCII). Such a domain is displayed in its ASCII form whole: with
+	// its valid A-labels decoded it would be a non-ASCII domain, which
+	// domain to ASCII validates and refuses ("xn--.xn--00c" would show as
+	// "xn--.ය", which does not parse), and a display form must parse back.
+	h.Unicode = ascii
+	if u, err := domainToUnicode(ascii); err == nil {
+		h.Unicode = u
+	}
 	if h.Unicode != h.ASCII {
 		h.Steps |= Punycode
 	}
