@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"html"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -136,13 +138,16 @@ func tokenText(src []byte, st textState) string {
 
 // unescapeText decodes the character references of s as HTML § 13.2.5.72
 // to 13.2.5.80 do outside attributes. html.UnescapeString does, but for
-// two forms, which it is handed mended:
+// three forms of numeric reference, which it is handed mended:
 //   - a decimal reference of one digit and no semicolon, &#9 in "(&#9)",
 //     it leaves as it is (golang/go#66058): a leading zero, &#09, gives
 //     it the two digits it wants;
 //   - a hexadecimal one with no digits, &#x;, it turns into U+FFFD where
 //     the standard keeps the text (§ 13.2.5.75, absence of digits): its
-//     ampersand is escaped.
+//     ampersand is escaped;
+//   - one whose value passes 32 bits, &#x100000100;, it reads modulo 2^32
+//     (U+0100) where the standard gives U+FFFD for any value above
+//     U+10FFFF (§ 13.2.5.80): its digits are replaced by 110000's.
 func unescapeText(s string) string {
 	if !strings.Contains(s, "&#") {
 		return html.UnescapeString(s)
@@ -156,17 +161,53 @@ func unescapeText(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i+2:]
+		ref, base := "&#", 10
+		if len(s) > 0 && (s[0] == 'x' || s[0] == 'X') {
+			ref, base, s = "&#"+s[:1], 16, s[1:]
+		}
+		n, value := numericReference(s, base)
+		semicolon := n < len(s) && s[n] == ';'
 		switch {
-		case len(s) > 0 && isDigit(s[0]) && (len(s) == 1 || !isDigit(s[1]) && s[1] != ';'):
-			b.WriteString("&#0")
-		case len(s) > 1 && (s[0] == 'x' || s[0] == 'X') && s[1] == ';':
-			b.WriteString("&amp;#")
+		case base == 16 && n == 0 && semicolon:
+			b.WriteString("&amp;" + ref[1:])
+		case base == 10 && n == 1 && !semicolon:
+			b.WriteString(ref + "0")
+		case value > unicode.MaxRune:
+			b.WriteString(ref + strconv.FormatInt(unicode.MaxRune+1, base))
+			s = s[n:]
 		default:
-			b.WriteString("&#")
+			b.WriteString(ref)
 		}
 	}
 	b.WriteString(s)
 	return html.UnescapeString(b.String())
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+// numericReference reads the digits in base (10 or 16) at the start of s:
+// how many there are, and their value, which stops growing once it is past
+// unicode.MaxRune.
+func numericReference(s string, base int) (n int, value int64) {
+	for ; n < len(s); n++ {
+		d := int64(unhex(s[n]))
+		if d >= int64(base) {
+			break
+		}
+		if value <= unicode.MaxRune {
+			value = value*int64(base) + d
+		}
+	}
+	return n, value
+}
+
+// unhex is the value of hexadecimal digit c, or 16 when c is none.
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 16
+}

@@ -41,6 +41,7 @@ var htmlTextCases = []string{
 	"&amp &ampx &notit; &notin; &not &#x41; &#65 &#x110000; &#0; &#x80; &#x9F; &#xD800;",
 	"&AElig &aelig; &NotNestedGreaterGreater; &nbsp&nbsp; &unknown; & ; &#; &#x;",
 	"(&#9) &#9 &#7;&#x; &#X; &#x9 &#09 &#9",
+	"&#X00100000100 &#4294967361; &#x110000; &#1114112 &#x10FFFF; &#00000000065",
 	"a\r\nb\rc\n\rd",
 	"<title>A &amp; B\r\n</title><p>t\x00ext</p>",
 	"<textarea>&lt;x&gt;</textarea><script>if (a &lt; b && c) {}</script>",
