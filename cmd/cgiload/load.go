@@ -96,6 +96,13 @@ func (r *report) do(ctx context.Context, cl *http.Client, target string, j job) 
 		return
 	}
 	req.Header.Set("Accept", "application/json")
+	// A kept-alive connection that the server closes as a request goes out
+	// fails that request with EOF (RFC 9112 § 9.3.1), and Go's transport
+	// then resends only what it may replay: idempotent methods (RFC 9110
+	// § 9.2.2), or a request with this header (an IETF httpapi draft). A
+	// resent submission cannot go unseen: each id must be in the record
+	// exactly once.
+	req.Header.Set("Idempotency-Key", j.id)
 	if j.ct != "" {
 		req.Header.Set("Content-Type", j.ct)
 	}
