@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/vectors"
 )
 
 type corpusCase struct {
@@ -20,14 +20,10 @@ type corpusCase struct {
 	Ref         string `json:"ref"`
 }
 
-// loadCorpus reads the shared bad-input corpus next to the WHATWG vectors.
+// loadCorpus reads the shared bad-input corpus.
 func loadCorpus(t *testing.T) map[int]corpusCase {
 	t.Helper()
-	path := filepath.Join(vectorsDir(t), "..", "bad-input-corpus.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := vectors.Read(t, "bad-input-corpus.json")
 	var c struct{ Cases []corpusCase }
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)

@@ -18,35 +18,15 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/internal/vectors"
 )
 
-// vectorsDir finds ../shared/vectors/whatwg-encoding relative to the
-// directory holding go.mod. It skips the test when the folder is absent, and
-// fails it when CI=true, where the folder must be there.
+// vectorsDir is the WHATWG Encoding Standard's index files, in the shared
+// vectors beside the project (see internal/vectors).
 func vectorsDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	v := filepath.Join(dir, "..", "shared", "vectors", "whatwg-encoding")
-	if _, err := os.Stat(filepath.Join(v, "index-jis0208.txt")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("WHATWG vectors missing at %s (required when CI=true): %v", v, err)
-		}
-		t.Skipf("WHATWG vectors not found at %s: skipping the comparison with the Encoding Standard", v)
-	}
-	return v
+	return filepath.Dir(vectors.Path(t, "whatwg-encoding/index-jis0208.txt"))
 }
 
 // whatwgIndex is one index file: pointer to code point.
