@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MPM names an Apache multi-processing module. It also decides the CGI
@@ -38,6 +39,10 @@ const (
 
 // DefaultPort is the port used when Config.Port is zero.
 const DefaultPort = 8080
+
+// DefaultBodyReadTimeout is mod_reqtimeout's own default for a request
+// body, used when Config.BodyReadTimeout is zero.
+const DefaultBodyReadTimeout = 20 * time.Second
 
 // MaxLimitRequestBody is the largest value Apache 2.4 accepts for
 // LimitRequestBody (2 GiB - 1).
@@ -100,6 +105,16 @@ type Config struct {
 	// default (1 GiB since 2.4.54).
 	LimitRequestBody int64
 
+	// BodyReadTimeout is how long Apache waits for a request's body before
+	// it answers 408 itself (mod_reqtimeout's body stage, whole seconds,
+	// extended by one for every 500 bytes that arrive, so an upload that
+	// keeps sending is not cut); zero means DefaultBodyReadTimeout. It is the
+	// only bound on a client that stops sending: mod_cgi and mod_cgid read
+	// the body for the CGI program, so the program's own deadline
+	// (CGIGATE_READ_TIMEOUT) never sees the client. Headers keep
+	// mod_reqtimeout's default, 20 to 40 seconds.
+	BodyReadTimeout time.Duration
+
 	// FastCGI, when set to a host:port, adds mod_proxy_fcgi and proxies
 	// FastCGIPath to fcgi://FastCGI/ (for "cgigate -fcgi ADDR").
 	FastCGI string
@@ -157,6 +172,9 @@ func (c Config) WithDefaults() Config {
 	def(&c.Group, "www-data")
 	if c.FastCGI != "" {
 		def(&c.FastCGIPath, "/cgi-bin/cgigate")
+	}
+	if c.BodyReadTimeout == 0 {
+		c.BodyReadTimeout = DefaultBodyReadTimeout
 	}
 	return c
 }
@@ -249,6 +267,9 @@ func (c Config) Validate() error {
 	if c.LimitRequestBody < 0 || c.LimitRequestBody > MaxLimitRequestBody {
 		return bad("LimitRequestBody", strconv.FormatInt(c.LimitRequestBody, 10),
 			errors.New("must be in 0..2147483647"))
+	}
+	if t := c.BodyReadTimeout; t < time.Second || t%time.Second != 0 {
+		return bad("BodyReadTimeout", t.String(), errors.New("must be a whole number of seconds, at least 1s"))
 	}
 	if c.FastCGI != "" {
 		host, port, err := net.SplitHostPort(c.FastCGI)

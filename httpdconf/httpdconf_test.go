@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
@@ -40,6 +41,9 @@ func TestValidateNamesTheFieldItRejects(t *testing.T) {
 		{"root as the children's user is refused, as Apache does", httpdconf.Config{User: "root"}, "User"},
 		{"a user name with spaces is refused", httpdconf.Config{User: "www data"}, "User"},
 		{"a LogLevel with a quote is refused", httpdconf.Config{LogLevel: `warn"`}, "LogLevel"},
+		{"a body read timeout in part seconds is refused, as mod_reqtimeout counts whole ones", httpdconf.Config{BodyReadTimeout: 1500 * time.Millisecond}, "BodyReadTimeout"},
+		{"a body read timeout under a second is refused", httpdconf.Config{BodyReadTimeout: 500 * time.Millisecond}, "BodyReadTimeout"},
+		{"a negative body read timeout is refused", httpdconf.Config{BodyReadTimeout: -time.Second}, "BodyReadTimeout"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,6 +134,8 @@ func TestApacheAcceptsRenderedConfigs(t *testing.T) {
 			},
 			LimitRequestBody: 10485760,
 		}, []string{"env_module"}, nil},
+		{"a body read timeout loads mod_reqtimeout", httpdconf.Config{BodyReadTimeout: 5 * time.Second},
+			[]string{"reqtimeout_module"}, nil},
 		{"the FastCGI variant loads mod_proxy_fcgi", httpdconf.Config{FastCGI: "127.0.0.1:9000"},
 			[]string{"proxy_module", "proxy_fcgi_module", "cgid_module"}, nil},
 		{"the FastCGI variant works under prefork too", httpdconf.Config{FastCGI: "127.0.0.1:9000", MPM: httpdconf.MPMPrefork, FastCGIPath: "/fcgi/cgigate"},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"time"
 )
 
 //go:embed httpd.conf.tmpl
@@ -33,6 +34,8 @@ type view struct {
 	CGIBinSlash string
 	SetEnv      []envVar
 	FastCGIURL  string
+	// BodySeconds is BodyReadTimeout as mod_reqtimeout writes it.
+	BodySeconds int64
 }
 
 // modules lists the modules c needs, in load order. Names and files are
@@ -41,7 +44,7 @@ type view struct {
 // mod_unixd and mod_log_config) are skipped rather than rejected.
 func (c Config) modules() []module {
 	names := []string{"mpm_" + string(c.MPM), "unixd", "log_config", "authz_core",
-		"mime", "dir", "alias", "env"}
+		"mime", "dir", "alias", "env", "reqtimeout"}
 	if c.MPM == MPMPrefork {
 		names = append(names, "cgi")
 	} else {
@@ -70,6 +73,7 @@ func (c Config) Render(w io.Writer) error {
 		Listen:      net.JoinHostPort(c.Host, strconv.Itoa(c.Port)),
 		Modules:     c.modules(),
 		CGIBinSlash: c.CGIBin,
+		BodySeconds: int64(c.BodyReadTimeout / time.Second),
 	}
 	if strings.HasSuffix(c.ScriptAlias, "/") && !strings.HasSuffix(c.CGIBin, "/") {
 		v.CGIBinSlash += "/"

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
@@ -167,6 +168,30 @@ func TestPOSTBodiesReachTheCGIAndLimitRequestBodyRefusesLargerOnes(t *testing.T)
 					t.Errorf("status = %d, want 413", r.Status)
 				}
 			})
+		})
+	}
+}
+
+// mod_cgi and mod_cgid read the body for the CGI program, so a client that
+// stops sending is Apache's to time out: mod_reqtimeout answers 408 and logs
+// AH01382 once BodyReadTimeout has passed, long before Apache's Timeout (60 s)
+// would, which also answers 408 but logs AH01270 alone.
+func TestAStalledBodyIsAnswered408ByModReqtimeout(t *testing.T) {
+	echoBin := apachetest.EchoCGI(t)
+	raw := "POST /cgi-bin/echo HTTP/1.1\r\nHost: test\r\nConnection: close\r\n" +
+		"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n" +
+		"q=%88%F3+ab"
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			s := apachetest.Start(t, apachetest.Options{MPM: mpm, CGI: map[string]string{"echo": echoBin},
+				BodyReadTimeout: 2 * time.Second})
+			r := s.DoRaw(t, []byte(raw))
+			if r.Status != http.StatusRequestTimeout {
+				t.Errorf("status = %d, want 408; body %q", r.Status, r.Body)
+			}
+			if log := s.ErrorLog(); !strings.Contains(log, "AH01382") {
+				t.Errorf("the error log has no AH01382 (mod_reqtimeout's body timeout):\n%s", log)
+			}
 		})
 	}
 }

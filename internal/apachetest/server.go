@@ -31,6 +31,8 @@ type Options struct {
 	Env map[string]string
 	// LimitRequestBody is passed to httpdconf.Config.
 	LimitRequestBody int64
+	// BodyReadTimeout is passed to httpdconf.Config.
+	BodyReadTimeout time.Duration
 	// FastCGI and FastCGIPath are passed to httpdconf.Config.
 	FastCGI     string
 	FastCGIPath string
@@ -56,6 +58,7 @@ func Start(t testing.TB, opts Options) *Server {
 		MPM:              opts.MPM,
 		Env:              opts.Env,
 		LimitRequestBody: opts.LimitRequestBody,
+		BodyReadTimeout:  opts.BodyReadTimeout,
 		FastCGI:          opts.FastCGI,
 		FastCGIPath:      opts.FastCGIPath,
 		LogLevel:         opts.LogLevel,

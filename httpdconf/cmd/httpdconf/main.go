@@ -63,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.User, "user", "", "user for Apache's children (default www-data)")
 	fs.StringVar(&c.Group, "group", "", "group for Apache's children (default www-data)")
 	fs.Int64Var(&c.LimitRequestBody, "limit-body", 0, "LimitRequestBody in bytes (0: Apache's default)")
+	fs.DurationVar(&c.BodyReadTimeout, "body-timeout", httpdconf.DefaultBodyReadTimeout, "answer 408 to a client whose body has not arrived in this long, in whole seconds (mod_reqtimeout)")
 	fs.Var(env, "env", "CGIGATE_NAME=VALUE to SetEnv (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
