@@ -40,6 +40,7 @@ const (
 	punctCost   = 8
 	symbolCost  = 14
 	controlCost = 24
+	noCharCost  = 32
 	// formatCost is an invisible format character (U+200D ZERO WIDTH
 	// JOINER, U+200E LEFT-TO-RIGHT MARK): no one types one in a search.
 	formatCost = 20
@@ -231,6 +232,11 @@ func nonLetterCost(r rune) float64 {
 	case r == 0xA0 || r == '«' || r == '»' || r == '„' || r == '“' || r == '”' || r == '‘' || r == '’' ||
 		r == '–' || r == '—' || r == '…' || r == '€' || r == '°' || r == '№':
 		return punctCost
+	case !unicode.IsGraphic(r):
+		// Unassigned, private use, or U+2028 and U+2029: no text holds
+		// one, but legacy bytes read as UTF-8 can (windows-874's "เทพ",
+		// E0 B7 BE, is U+0DFE).
+		return noCharCost
 	}
 	return symbolCost
 }

@@ -5,11 +5,12 @@
 // the meaning of percent-encoded octets to the application.
 //
 // Valid UTF-8 that is not pure ASCII is UTF-8 (Encoding Standard § 4.1
-// makes UTF-8 the default) when its multibyte sequences are three or four
-// bytes long for characters in everyday use; two-byte sequences and rare
-// characters also arise from legacy text (GBK's D1 A7, "学", is valid UTF-8
-// for U+0467), so such UTF-8 competes with the legacy candidates, with a
-// strong prior. Every candidate in which the bytes are valid
+// makes UTF-8 the default) when it holds a three- or four-byte sequence and
+// every such sequence is a character in everyday use. Two-byte sequences
+// alone, rare characters and unassigned code points also arise from legacy
+// text (GBK's D1 A7, "学", is valid UTF-8 for U+0467; windows-874's "เทพ"
+// is U+0DFE, no character), so such UTF-8 competes with the legacy
+// candidates, with a strong prior. Every candidate in which the bytes are valid
 // (decoder/charset reports the errors) decodes them, and the decoded
 // text is scored as the language that charset serves would write it: letter
 // pair costs for alphabetic languages, character costs for Chinese,

@@ -3,6 +3,7 @@ package sniff
 import (
 	"hash/fnv"
 	"math"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -94,10 +95,11 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	cands, utf8Allowed := restrict(ev.Candidates)
 	utf8Valid := utf8Allowed && high && allUTF8(samples)
 	if utf8Valid && ordinaryUTF8(samples) {
-		// Every multibyte sequence is three or four bytes long and stands
-		// for a character of a script in everyday use: legacy text seldom
-		// forms one by chance (a lead byte 0xE0..0xF4 followed by exactly
-		// two or three bytes 0x80..0xBF).
+		// A three- or four-byte sequence for a character of a script in
+		// everyday use is one that legacy text seldom forms by chance (a
+		// lead byte 0xE0..0xF4 followed by exactly two or three bytes
+		// 0x80..0xBF), and every other multibyte sequence beside it, of
+		// either length, makes that chance smaller still.
 		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
 	}
 	pri := priorsFor(ev)
@@ -241,12 +243,14 @@ func utf8Confidence(samples [][]byte) float64 {
 	return 1 - math.Exp2(-3-4*float64(n))
 }
 
-// ordinaryUTF8 reports whether the samples, known to be valid UTF-8, hold
-// only ASCII and three- or four-byte sequences for characters in everyday
-// use. Two-byte sequences (U+0080..U+07FF) arise from legacy pairs such as
-// GBK's D1 A7 ("学"), and rarer three-byte ones from legacy text too (Thai
-// in windows-874: E1 BC B9, "แผน", is U+1F39, polytonic Greek).
+// ordinaryUTF8 reports whether the samples, known to be valid UTF-8, hold a
+// three- or four-byte sequence, and only for characters in everyday use.
+// Two-byte sequences (U+0080..U+07FF) are let by beside one, not alone:
+// alone, they arise from legacy pairs such as GBK's D1 A7 ("学"). Rarer
+// three-byte ones arise from legacy text too (Thai in windows-874: E1 BC B9,
+// "แผน", is U+1F39, polytonic Greek).
 func ordinaryUTF8(samples [][]byte) bool {
+	long := false
 	for _, s := range samples {
 		// Decoded in place: ranging over string(s) would copy each sample.
 		for i := 0; i < len(s); {
@@ -255,18 +259,26 @@ func ordinaryUTF8(samples [][]byte) bool {
 				continue
 			}
 			r, size := utf8.DecodeRune(s[i:])
-			if !ordinaryRune(r) {
-				return false
+			if size > 2 {
+				if !ordinaryRune(r) {
+					return false
+				}
+				long = true
 			}
 			i += size
 		}
 	}
-	return true
+	return long
 }
 
 // ordinaryRune is a character of U+0800 and up that text in a living
-// language commonly holds.
+// language commonly holds. An unassigned code point is none: windows-874's
+// E0 B7 BE, the Thai word "เทพ", is U+0DFE in UTF-8, inside the Sinhala block
+// but no character.
 func ordinaryRune(r rune) bool {
+	if !unicode.IsGraphic(r) {
+		return false
+	}
 	switch {
 	case r >= 0x0900 && r <= 0x137F: // Indic, Thai, Lao, Tibetan, Myanmar, Georgian, Ethiopic
 	case r >= 0x1780 && r <= 0x17FF: // Khmer
