@@ -21,7 +21,7 @@ func Check(s *Server) []error {
 				err = fmt.Errorf("fields %q, want %q", got, Want)
 			}
 			if err != nil {
-				errs = append(errs, fmt.Errorf("bench: %s %s (Accept: %s): %w", s.MPM, peer, accept, err))
+				errs = append(errs, fmt.Errorf("bench: %s %s (Accept: %s): %w", s.Setup, peer, accept, err))
 			}
 		}
 	}

@@ -152,7 +152,7 @@ func ExampleStartApache() {
 		return
 	}
 	defer fcgi.Stop()
-	s, err := bench.StartApache(httpdconf.MPMEvent, peers, fcgi.Addr)
+	s, err := bench.StartApache(bench.Setup{MPM: httpdconf.MPMEvent}, peers, fcgi.Addr)
 	if err != nil {
 		fmt.Println(err) // apache.ErrNoApache, or what Apache said
 		return
@@ -212,4 +212,21 @@ func ExampleSearchTime() {
 	bench.GenerateIndex("/tmp/index", 10000, 1)
 	s, err := bench.SearchTime("./cgigate", "/tmp/index", 10000, []string{bench.Needle, bench.Hay}, 15)
 	fmt.Println(s.Median, err)
+}
+
+func ExampleParseSetup() {
+	for _, name := range []string{"event", "prefork", "prefork+cgid", "prefork+cgi", "event+cgi"} {
+		s, err := bench.ParseSetup(name)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s: MPM %s, module %q\n", s, s.MPM, s.CGIModule)
+	}
+	// Output:
+	// event: MPM event, module ""
+	// prefork: MPM prefork, module ""
+	// prefork+cgid: MPM prefork, module "cgid"
+	// prefork: MPM prefork, module "cgi"
+	// bench: setup "event+cgi": httpdconf: invalid CGIModule "cgi": mod_cgi forks from the worker, which a threaded MPM makes unsafe: use cgid
 }

@@ -74,7 +74,7 @@ func TestPeers(t *testing.T) {
 				t.Error(err)
 			}
 		})
-		s, err := StartApache(httpdconf.MPMEvent, peers, fcgi.Addr)
+		s, err := StartApache(Setup{MPM: httpdconf.MPMEvent}, peers, fcgi.Addr)
 		if err != nil {
 			t.Fatal(err)
 		}

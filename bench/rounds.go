@@ -104,9 +104,9 @@ func LoadRounds(ctx context.Context, servers []*Server, plan Plan, progress io.W
 						fmt.Fprintf(progress, "round %d: %v\n", r+1, err)
 						continue
 					}
-					round[Key{string(s.MPM), c, p}] = smp
+					round[Key{s.Setup.String(), c, p}] = smp
 					fmt.Fprintf(progress, "round %d %-7s c=%-2d %-14s %8.1f req/s  mean %v  p99 %v\n",
-						r+1, s.MPM, c, p, smp.RPS, smp.Mean, smp.P99)
+						r+1, s.Setup, c, p, smp.RPS, smp.Mean, smp.P99)
 				}
 			}
 		}

@@ -34,7 +34,7 @@ const FastCGIPath = "/fcgi/cgigate"
 
 // Server is one Apache with the peers in its cgi-bin.
 type Server struct {
-	MPM    httpdconf.MPM
+	Setup  Setup
 	Apache *apache.Server
 	// FastCGI is true when FastCGIPath reaches a cgigate -fcgi.
 	FastCGI bool
@@ -61,19 +61,19 @@ func (s *Server) Peers() []string {
 // Stop stops Apache by its pid and removes its ServerRoot.
 func (s *Server) Stop() error { return s.Apache.Stop() }
 
-// StartApache starts Apache with mpm (found as apache.FindBinary finds
+// StartApache starts Apache as setup says (the binary found as apache.FindBinary finds
 // it; apache.ErrNoApache when there is none), the programs of peers (name
 // -> path) in its cgi-bin, and, when fcgiAddr is not empty, FastCGIPath
 // proxied to it (mod_proxy_fcgi), in a fresh ServerRoot that Stop removes.
 // LogLevel is warn: an error log line per request would be part of what
 // is measured. It returns errors rather than taking a testing.TB, so that
 // cmd/cgibench and tests share it.
-func StartApache(mpm httpdconf.MPM, peers map[string]string, fcgiAddr string) (*Server, error) {
+func StartApache(setup Setup, peers map[string]string, fcgiAddr string) (*Server, error) {
 	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
 	if err != nil {
 		return nil, err
 	}
-	cfg := httpdconf.Config{MPM: mpm, LogLevel: "warn", FastCGI: fcgiAddr}
+	cfg := httpdconf.Config{MPM: setup.MPM, CGIModule: setup.CGIModule, LogLevel: "warn", FastCGI: fcgiAddr}
 	if fcgiAddr != "" {
 		cfg.FastCGIPath = FastCGIPath
 	}
@@ -81,7 +81,7 @@ func StartApache(mpm httpdconf.MPM, peers map[string]string, fcgiAddr string) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Server{MPM: mpm, Apache: a, FastCGI: fcgiAddr != ""}, nil
+	return &Server{Setup: setup, Apache: a, FastCGI: fcgiAddr != ""}, nil
 }
 
 // FastCGI is a running "cgigate -fcgi ADDR", the gateway's FastCGI mode

@@ -10,17 +10,35 @@ import (
 	"time"
 )
 
-// MPM names an Apache multi-processing module. It also decides the CGI
-// module: prefork runs CGI scripts with mod_cgi (forked from each worker),
-// event runs them with mod_cgid (forked by a separate daemon reached over
-// ScriptSock), because forking from a threaded worker is unsafe.
+// MPM names an Apache multi-processing module. It also decides the default
+// CGI module (Config.CGIModule): prefork runs CGI scripts with mod_cgi
+// (forked from each worker), event with mod_cgid (forked by a separate
+// daemon reached over ScriptSock), because forking from a threaded worker
+// is unsafe.
 type MPM string
 
 const (
 	// MPMEvent is Debian's default MPM; CGI goes through mod_cgid.
 	MPMEvent MPM = "event"
-	// MPMPrefork is the non-threaded MPM; CGI goes through mod_cgi.
+	// MPMPrefork is the non-threaded MPM; CGI goes through mod_cgi unless
+	// Config.CGIModule says mod_cgid.
 	MPMPrefork MPM = "prefork"
+)
+
+// CGIModule names the Apache module that runs CGI programs.
+type CGIModule string
+
+const (
+	// CGIModuleCGI is mod_cgi, which forks each program from the worker
+	// that took the request; prefork only. Its cleanup (APR's
+	// kill-after-timeout) finds a program that has closed its output but
+	// not yet exited, sends it SIGTERM and sleeps 47 ms: under load, one
+	// request in two of the C floor and one in seven of cgigate's, in
+	// BENCHMARKS.md.
+	CGIModuleCGI CGIModule = "cgi"
+	// CGIModuleCGID is mod_cgid, which forks programs from a daemon of its
+	// own, reached over ScriptSock, and reaps them there; any MPM.
+	CGIModuleCGID CGIModule = "cgid"
 )
 
 // Layout names where an installation keeps its module files and which user
@@ -61,8 +79,13 @@ type Config struct {
 	// Layout selects module directory and default ServerRoot; empty means
 	// LayoutDebian.
 	Layout Layout
-	// MPM selects the MPM and with it the CGI module; empty means MPMEvent.
+	// MPM selects the MPM; empty means MPMEvent.
 	MPM MPM
+	// CGIModule selects the CGI module; empty means the MPM's: mod_cgid
+	// under event, mod_cgi under prefork, as Debian's a2enmod does.
+	// Prefork with mod_cgid answers more requests (see CGIModuleCGI);
+	// event with mod_cgi is refused.
+	CGIModule CGIModule
 	// ModuleDir overrides the layout's module directory.
 	ModuleDir string
 
@@ -85,7 +108,7 @@ type Config struct {
 	// AccessLog defaults to LogDir/access_log.
 	AccessLog string
 	// ScriptSock is mod_cgid's socket; defaults to LogDir/cgisock. Unused
-	// under prefork.
+	// with mod_cgi.
 	ScriptSock string
 	// LogLevel defaults to "warn".
 	LogLevel string
@@ -143,6 +166,12 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MPM == "" {
 		c.MPM = MPMEvent
+	}
+	if c.CGIModule == "" {
+		c.CGIModule = CGIModuleCGID
+		if c.MPM == MPMPrefork {
+			c.CGIModule = CGIModuleCGI
+		}
 	}
 	if c.ModuleDir == "" {
 		if c.Layout == LayoutDebian {
@@ -225,6 +254,12 @@ func (c Config) Validate() error {
 	case MPMEvent, MPMPrefork:
 	default:
 		return bad("MPM", string(c.MPM), errors.New(`must be "event" or "prefork"`))
+	}
+	switch {
+	case c.CGIModule != CGIModuleCGI && c.CGIModule != CGIModuleCGID:
+		return bad("CGIModule", string(c.CGIModule), errors.New(`must be "cgi" or "cgid"`))
+	case c.CGIModule == CGIModuleCGI && c.MPM != MPMPrefork:
+		return bad("CGIModule", string(c.CGIModule), errors.New("mod_cgi forks from the worker, which a threaded MPM makes unsafe: use cgid"))
 	}
 	if !filepath.IsAbs(c.ServerRoot) {
 		return bad("ServerRoot", c.ServerRoot, errNotAbsolute)

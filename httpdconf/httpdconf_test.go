@@ -41,6 +41,8 @@ func TestValidateNamesTheFieldItRejects(t *testing.T) {
 		{"root as the children's user is refused, as Apache does", httpdconf.Config{User: "root"}, "User"},
 		{"a user name with spaces is refused", httpdconf.Config{User: "www data"}, "User"},
 		{"a LogLevel with a quote is refused", httpdconf.Config{LogLevel: `warn"`}, "LogLevel"},
+		{"mod_cgi under the event MPM is refused", httpdconf.Config{MPM: httpdconf.MPMEvent, CGIModule: httpdconf.CGIModuleCGI}, "CGIModule"},
+		{"an unknown CGI module is refused", httpdconf.Config{CGIModule: "fastcgi"}, "CGIModule"},
 		{"a body read timeout in part seconds is refused, as mod_reqtimeout counts whole ones", httpdconf.Config{BodyReadTimeout: 1500 * time.Millisecond}, "BodyReadTimeout"},
 		{"a body read timeout under a second is refused", httpdconf.Config{BodyReadTimeout: 500 * time.Millisecond}, "BodyReadTimeout"},
 		{"a negative body read timeout is refused", httpdconf.Config{BodyReadTimeout: -time.Second}, "BodyReadTimeout"},
@@ -126,6 +128,8 @@ func TestApacheAcceptsRenderedConfigs(t *testing.T) {
 			[]string{"mpm_event_module", "cgid_module", "alias_module", "env_module"}, []string{"cgi_module", "proxy_fcgi_module"}},
 		{"prefork MPM runs CGI through mod_cgi", httpdconf.Config{MPM: httpdconf.MPMPrefork},
 			[]string{"mpm_prefork_module", "cgi_module"}, []string{"cgid_module"}},
+		{"prefork MPM runs CGI through mod_cgid when asked", httpdconf.Config{MPM: httpdconf.MPMPrefork, CGIModule: httpdconf.CGIModuleCGID},
+			[]string{"mpm_prefork_module", "cgid_module"}, []string{"cgi_module"}},
 		{"SetEnv lines and a body limit are accepted", httpdconf.Config{
 			Env: map[string]string{
 				"CGIGATE_CHARSET": "Shift_JIS", "CGIGATE_SNIFF": "1", "CGIGATE_NCR": "0",

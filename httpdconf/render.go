@@ -45,11 +45,7 @@ type view struct {
 func (c Config) modules() []module {
 	names := []string{"mpm_" + string(c.MPM), "unixd", "log_config", "authz_core",
 		"mime", "dir", "alias", "env", "reqtimeout"}
-	if c.MPM == MPMPrefork {
-		names = append(names, "cgi")
-	} else {
-		names = append(names, "cgid")
-	}
+	names = append(names, string(c.CGIModule))
 	if c.FastCGI != "" {
 		names = append(names, "proxy", "proxy_fcgi")
 	}

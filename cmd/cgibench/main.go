@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/cgigate/cgigate/bench"
-	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apache"
 )
 
@@ -43,7 +42,7 @@ func main() {
 type options struct {
 	only        []string
 	plan        bench.Plan
-	mpms        []httpdconf.MPM
+	setups      []bench.Setup
 	gateway     string
 	raw         string
 	coldRuns    int
@@ -67,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.DurationVar(&o.plan.Warmup, "warmup", time.Second, "unrecorded wrk run per target before the rounds")
 	fl.DurationVar(&o.plan.Budget, "budget", 15*time.Minute, "no load round starts past this")
 	conns := fl.String("conns", "4,16", "wrk connection counts")
-	mpms := fl.String("mpm", "event,prefork", "Apache MPMs (event: mod_cgid, prefork: mod_cgi)")
+	mpms := fl.String("mpm", "event,prefork", "Apache setups: MPMs with their own CGI module (event: mod_cgid, prefork: mod_cgi), or prefork+cgid")
 	fl.StringVar(&o.gateway, "gateway", "", "a prebuilt cgigate (default: build ./cmd/cgigate with CGO_ENABLED=0)")
 	fl.StringVar(&o.raw, "raw", "", "write every load sample as JSON to `FILE`")
 	fl.IntVar(&o.coldRuns, "cold-runs", 200, "cold-start runs per program")
@@ -100,7 +99,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	for _, m := range strings.Split(*mpms, ",") {
-		o.mpms = append(o.mpms, httpdconf.MPM(m))
+		setup, err := bench.ParseSetup(m)
+		if err != nil {
+			fmt.Fprintln(stderr, "cgibench: -mpm:", err)
+			return 2
+		}
+		o.setups = append(o.setups, setup)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -151,7 +155,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		}
 		defer fcgi.Stop()
 		var servers []*bench.Server
-		for _, m := range o.mpms {
+		for _, m := range o.setups {
 			s, err := bench.StartApache(m, peers, fcgi.Addr)
 			if err != nil {
 				return err

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/fcgi"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +171,25 @@ func TestPOSTBodiesReachTheCGIAndLimitRequestBodyRefusesLargerOnes(t *testing.T)
 				}
 			})
 		})
+	}
+}
+
+// Prefork may run CGI through mod_cgid as well, which answers more requests
+// than mod_cgi there (BENCHMARKS.md); the program must not see a difference.
+func TestPreforkWithModCgidPassesArgvAndBody(t *testing.T) {
+	s := apachetest.Start(t, apachetest.Options{MPM: httpdconf.MPMPrefork, CGIModule: httpdconf.CGIModuleCGID,
+		CGI: map[string]string{"echo": apachetest.EchoCGI(t)}})
+	// mod_cgid names its socket ScriptSock.PID.
+	if socks, _ := filepath.Glob(s.Config.WithDefaults().ScriptSock + ".*"); len(socks) == 0 {
+		t.Errorf("no mod_cgid socket beside %s", s.Config.WithDefaults().ScriptSock)
+	}
+	body := []byte("q=%88%F3&x")
+	rep := echo(t, s, "POST", s.CGIPath("echo")+"?a+b", body)
+	if !slices.EqualFunc(rep.ArgBytes, words("a", "b"), bytes.Equal) {
+		t.Errorf("argv[1:] = %q, want a, b", rep.ArgBytes)
+	}
+	if !bytes.Equal(rep.Body, body) {
+		t.Errorf("stdin = %q, want %q", rep.Body, body)
 	}
 }
 

@@ -21,6 +21,9 @@ import (
 type Options struct {
 	// MPM selects prefork/mod_cgi or event/mod_cgid (the default).
 	MPM httpdconf.MPM
+	// CGIModule, when set, overrides the MPM's CGI module (prefork with
+	// mod_cgid).
+	CGIModule httpdconf.CGIModule
 	// CGI maps a name in cgi-bin to the path of an executable to copy there
 	// (mode 0755, so that Apache's www-data children can run it).
 	CGI map[string]string
@@ -56,6 +59,7 @@ func Start(t testing.TB, opts Options) *Server {
 	cfg := httpdconf.Config{
 		ServerRoot:       Dir(t),
 		MPM:              opts.MPM,
+		CGIModule:        opts.CGIModule,
 		Env:              opts.Env,
 		LimitRequestBody: opts.LimitRequestBody,
 		BodyReadTimeout:  opts.BodyReadTimeout,

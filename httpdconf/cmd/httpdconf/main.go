@@ -57,7 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.ServerRoot, "root", "", "ServerRoot; htdocs, cgi-bin and logs go under it (default: the layout's)")
 	fs.StringVar(&c.CGIBin, "cgi-bin", "", "folder holding cgigate, mapped at /cgi-bin/ (default ROOT/cgi-bin)")
 	fs.StringVar(&c.DocumentRoot, "docroot", "", "DocumentRoot (default ROOT/htdocs)")
-	mpm := fs.String("mpm", string(httpdconf.MPMEvent), "MPM: event (with mod_cgid) or prefork (with mod_cgi)")
+	mpm := fs.String("mpm", string(httpdconf.MPMEvent), "MPM: event (with mod_cgid) or prefork (with mod_cgi unless -cgi-module cgid)")
+	module := fs.String("cgi-module", "", "CGI module: cgi or cgid (default: the MPM's; cgid under prefork answers more requests, see BENCHMARKS.md)")
 	layout := fs.String("layout", string(httpdconf.LayoutDebian), "module layout: debian or httpd-image")
 	fs.StringVar(&c.FastCGI, "fcgi", "", "proxy /cgi-bin/cgigate to a FastCGI server at this host:port instead of running CGI")
 	fs.StringVar(&c.User, "user", "", "user for Apache's children (default www-data)")
@@ -72,7 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "httpdconf: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	c.MPM, c.Layout = httpdconf.MPM(*mpm), httpdconf.Layout(*layout)
+	c.MPM, c.Layout, c.CGIModule = httpdconf.MPM(*mpm), httpdconf.Layout(*layout), httpdconf.CGIModule(*module)
 	if len(env) > 0 {
 		c.Env = env
 	}

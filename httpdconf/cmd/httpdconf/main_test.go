@@ -25,6 +25,7 @@ func TestRunExitStatus(t *testing.T) {
 		{"a relative root is reported by field", []string{"-root", "srv"}, 1, "invalid ServerRoot"},
 		{"a variable outside CGIGATE_ is reported", []string{"-env", "PATH=/bin"}, 1, "invalid Env"},
 		{"a body timeout in part seconds is reported by field", []string{"-body-timeout", "2.5s"}, 1, "invalid BodyReadTimeout"},
+		{"mod_cgi under event is reported by field", []string{"-cgi-module", "cgi"}, 1, "invalid CGIModule"},
 		{"defaults render", nil, 0, ""},
 	}
 	for _, tt := range tests {
@@ -49,6 +50,7 @@ func TestPrintedConfigPassesApacheSyntaxCheck(t *testing.T) {
 		{"-mpm", "event"},
 		{"-mpm", "prefork", "-env", "CGIGATE_CHARSET=Shift_JIS", "-limit-body", "10485760", "-body-timeout", "10s"},
 		{"-fcgi", "127.0.0.1:9000", "-port", "18081"},
+		{"-mpm", "prefork", "-cgi-module", "cgid"},
 	} {
 		t.Run(strings.Join(args, " ")+" is accepted by apache2 -t", func(t *testing.T) {
 			root := t.TempDir()
