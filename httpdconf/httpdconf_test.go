@@ -334,6 +334,7 @@ func TestDebianDropInInsideDebiansOwnConfig(t *testing.T) {
 	}{
 		{"with mod_cgid enabled it is accepted", "mpm_event", []string{"cgid"}, true, "Syntax OK"},
 		{"with mod_cgi under prefork it is accepted", "mpm_prefork", []string{"cgi"}, true, "Syntax OK"},
+		{"with mod_cgid under prefork it is accepted", "mpm_prefork", []string{"cgid"}, true, "Syntax OK"},
 		{"with no CGI module it is refused with a hint", "mpm_event", nil, false, "a2enmod cgid"},
 	}
 	for _, tt := range tests {
