@@ -1,6 +1,7 @@
 // Package httpdconf renders standalone Apache httpd 2.4 configurations that
-// serve cgigate from a cgi-bin folder (mod_cgi under the prefork MPM, or
-// mod_cgid under the event MPM) or through mod_proxy_fcgi.
+// serve cgigate from a cgi-bin folder (mod_cgid under the event MPM; mod_cgi,
+// or mod_cgid when Config.CGIModule says so, under prefork) or through
+// mod_proxy_fcgi.
 //
 // A rendered file needs nothing else on disk besides the module files: every
 // LoadModule line is guarded by <IfModule !name> so that the same text works
@@ -14,5 +15,6 @@
 // Two static drop-ins live beside this package for deployments that keep
 // their distribution's main httpd.conf: debian/cgigate.conf for
 // /etc/apache2/conf-available and httpd-image/cgigate.conf for
-// /usr/local/apache2/conf/extra in the official image.
+// /usr/local/apache2/conf/extra in the official image. The image's drop-in
+// loads mod_cgid under every MPM unless mod_cgi is already loaded.
 package httpdconf

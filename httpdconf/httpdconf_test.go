@@ -232,18 +232,22 @@ func snippet(layout string) string {
 	return p
 }
 
-func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
+func TestHTTPDImageSnippetLoadsModCgidUnlessModCgiIsLoaded(t *testing.T) {
 	bin := apachetest.Binary(t)
 	mods := moduleDir(bin)
 	tests := []struct {
 		name   string
 		mpm    httpdconf.MPM
 		define []string
+		before string // configuration read before the drop-in
 		want   string
+		absent string
 	}{
-		{"under event it loads mod_cgid", httpdconf.MPMEvent, nil, "cgid_module"},
-		{"under prefork it loads mod_cgi", httpdconf.MPMPrefork, nil, "cgi_module"},
-		{"with -DCGIGATE_RECORD it is still accepted", httpdconf.MPMEvent, []string{"-DCGIGATE_RECORD"}, "cgid_module"},
+		{"under event it loads mod_cgid", httpdconf.MPMEvent, nil, "", "cgid_module", "cgi_module"},
+		{"under prefork it loads mod_cgid too", httpdconf.MPMPrefork, nil, "", "cgid_module", "cgi_module"},
+		{"under prefork a mod_cgi loaded before it is kept, and mod_cgid not added", httpdconf.MPMPrefork, nil,
+			"LoadModule cgi_module modules/mod_cgi.so\n", "cgi_module", "cgid_module"},
+		{"with -DCGIGATE_RECORD it is still accepted", httpdconf.MPMEvent, []string{"-DCGIGATE_RECORD"}, "", "cgid_module", "cgi_module"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,7 +262,9 @@ func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
 				t.Fatal(err)
 			}
 			conf := filepath.Join(root, "httpd.conf")
-			if err := os.WriteFile(conf, []byte(imageMain(root, tt.mpm, 18080, "/usr/local/apache2/cgi-bin", snippet("httpd-image"))), 0o644); err != nil {
+			main := imageMain(root, tt.mpm, 18080, "/usr/local/apache2/cgi-bin", snippet("httpd-image"))
+			main = strings.Replace(main, "Include ", tt.before+"Include ", 1)
+			if err := os.WriteFile(conf, []byte(main), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			out, ok := apache(t, bin, nil, append([]string{"-t", "-f", conf}, tt.define...)...)
@@ -271,6 +277,9 @@ func TestHTTPDImageSnippetLoadsTheCGIModuleOfTheMPM(t *testing.T) {
 			out, _ = apache(t, bin, nil, append([]string{"-M", "-f", conf}, tt.define...)...)
 			if !strings.Contains(out, " "+tt.want+" ") {
 				t.Errorf("%s not loaded; apache2 -M:\n%s", tt.want, out)
+			}
+			if strings.Contains(out, " "+tt.absent+" ") {
+				t.Errorf("%s loaded; apache2 -M:\n%s", tt.absent, out)
 			}
 		})
 	}
