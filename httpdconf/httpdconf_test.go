@@ -398,3 +398,24 @@ func ExampleConfig_WithDefaults() {
 	fmt.Println(c.ServerRoot, c.ModuleDir, c.CGIBin, c.MPM)
 	// Output: /usr/local/apache2 modules /usr/local/apache2/cgi-bin event
 }
+
+func ExampleCGIModule() {
+	c := httpdconf.Config{ServerRoot: "/srv/cgigate", MPM: httpdconf.MPMPrefork, CGIModule: httpdconf.CGIModuleCGID,
+		BodyReadTimeout: 10 * time.Second}
+	var buf bytes.Buffer
+	if err := c.Render(&buf); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, "LoadModule cgi") || strings.HasPrefix(line, "ScriptSock") || strings.HasPrefix(line, "RequestReadTimeout") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	fmt.Println(httpdconf.Config{MPM: httpdconf.MPMEvent, CGIModule: httpdconf.CGIModuleCGI}.Validate())
+	// Output:
+	// LoadModule cgid_module "/usr/lib/apache2/modules/mod_cgid.so"
+	// ScriptSock "/srv/cgigate/logs/cgisock"
+	// RequestReadTimeout header=20-40,MinRate=500 body=10,MinRate=500
+	// httpdconf: invalid CGIModule "cgi": mod_cgi forks from the worker, which a threaded MPM makes unsafe: use cgid
+}
