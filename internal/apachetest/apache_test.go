@@ -196,7 +196,8 @@ func TestPreforkWithModCgidPassesArgvAndBody(t *testing.T) {
 // mod_cgi and mod_cgid read the body for the CGI program, so a client that
 // stops sending is Apache's to time out: mod_reqtimeout answers 408 and logs
 // AH01382 once BodyReadTimeout has passed, long before Apache's Timeout (60 s)
-// would, which also answers 408 but logs AH01270 alone.
+// would, which also answers 408 but logs only AH01225 (mod_cgi) or AH01270
+// (mod_cgid).
 func TestAStalledBodyIsAnswered408ByModReqtimeout(t *testing.T) {
 	echoBin := apachetest.EchoCGI(t)
 	raw := "POST /cgi-bin/echo HTTP/1.1\r\nHost: test\r\nConnection: close\r\n" +
