@@ -276,9 +276,6 @@ func ordinaryUTF8(samples [][]byte) bool {
 // E0 B7 BE, the Thai word "เทพ", is U+0DFE in UTF-8, inside the Sinhala block
 // but no character.
 func ordinaryRune(r rune) bool {
-	if !unicode.IsGraphic(r) {
-		return false
-	}
 	switch {
 	case r >= 0x0900 && r <= 0x137F: // Indic, Thai, Lao, Tibetan, Myanmar, Georgian, Ethiopic
 	case r >= 0x1780 && r <= 0x17FF: // Khmer
@@ -292,5 +289,7 @@ func ordinaryRune(r rune) bool {
 	default:
 		return false
 	}
-	return true
+	// Last, as the dearer test, reached only inside the ranges above; the
+	// letters genericCost asks about always pass it.
+	return unicode.IsGraphic(r)
 }
