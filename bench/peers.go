@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cgigate/cgigate/internal/gobuild"
@@ -32,9 +33,10 @@ const (
 	GatewayF = "cgigate-fcgi" // cgigate -fcgi behind mod_proxy_fcgi; not a cgi-bin program
 )
 
-// References for the cold-start table, not peers (they do not do the job):
-// what the Go runtime alone costs, and what linking cgigate's dependencies
-// adds before a line of cgigate runs.
+// References for the tables, not peers (they do not do the job): what the
+// Go runtime alone costs, and what linking cgigate's dependencies adds
+// before a line of cgigate runs. Under load they bound the req/s any Go CGI
+// program can reach against the C floor.
 const (
 	GoHello = "go-hello"
 	GoDeps  = "go-deps"
@@ -43,6 +45,15 @@ const (
 // PeerNames lists the cgi-bin peers in table order: the floor first,
 // cgigate last.
 var PeerNames = []string{Floor, GoCGI, CGIPM, Python, Gateway}
+
+// References lists the references in table order.
+var References = []string{GoHello, GoDeps}
+
+// tableOrder is the order of the tables' rows: the floor, the references
+// beside it, the other peers, cgigate and its FastCGI mode.
+func tableOrder() []string {
+	return slices.Concat(PeerNames[:1], References, PeerNames[1:], []string{GatewayF})
+}
 
 // Interpreters the script peers need, with the Debian package that
 // provides each: Apache's www-data children must reach them, so they are

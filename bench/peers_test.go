@@ -63,7 +63,7 @@ func TestPeers(t *testing.T) {
 		}
 	})
 
-	t.Run("every peer under Apache event and cgigate -fcgi answer 200 with the decoded fields", func(t *testing.T) {
+	t.Run("every peer under Apache event and cgigate -fcgi answer 200 with the decoded fields, the references with their text", func(t *testing.T) {
 		apachetest.Binary(t) // skips (fails under CI=true) without Apache
 		fcgi, err := StartFastCGI(peers[GatewayF], nil)
 		if err != nil {
@@ -111,10 +111,10 @@ func testModuleRoot(t *testing.T) string {
 	return root
 }
 
-// The cold-start references claim to be the Go runtime alone, and the
-// runtime with cgigate's dependencies: each answers as a CGI program, and
-// go-deps links nothing the gateway (as cgi-bin gets it) does not.
-func TestColdStartReferences(t *testing.T) {
+// The references claim to be the Go runtime alone, and the runtime with
+// cgigate's dependencies: each answers as a CGI program, and go-deps links
+// nothing the gateway (as cgi-bin gets it) does not.
+func TestReferences(t *testing.T) {
 	root := testModuleRoot(t)
 	dir := t.TempDir()
 	for _, ref := range []struct{ name, pkg string }{{GoHello, "./bench/peers/gohello"}, {GoDeps, "./bench/peers/godeps"}} {
@@ -125,7 +125,7 @@ func TestColdStartReferences(t *testing.T) {
 		cmd := exec.Command(p)
 		cmd.Env = CGIEnv(ref.name, Query, "application/json")
 		out, err := cmd.Output()
-		if err != nil || !bytes.HasPrefix(out, []byte("Content-Type: text/plain; charset=utf-8\r\n\r\n")) {
+		if err != nil || string(out) != "Content-Type: text/plain; charset=utf-8\r\n\r\n"+ReferenceBody {
 			t.Errorf("%s answers %q, %v; want a CGI answer", ref.name, out, err)
 		}
 	}

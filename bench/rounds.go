@@ -76,7 +76,7 @@ func LoadRounds(ctx context.Context, servers []*Server, plan Plan, progress io.W
 	}
 	for _, s := range servers {
 		for _, c := range plan.Connections {
-			for _, p := range s.Peers() {
+			for _, p := range s.Targets() {
 				if _, err := run(s, c, p, plan.Warmup); err != nil {
 					fmt.Fprintf(progress, "warmup: %v\n", err)
 				}
@@ -96,7 +96,7 @@ func LoadRounds(ctx context.Context, servers []*Server, plan Plan, progress io.W
 		round := map[Key]Sample{}
 		for _, s := range servers {
 			for _, c := range plan.Connections {
-				peers := s.Peers()
+				peers := s.Targets()
 				for i := range peers {
 					p := peers[(i+r)%len(peers)]
 					smp, err := run(s, c, p, plan.Duration)

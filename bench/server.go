@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,13 +50,14 @@ func (s *Server) URL(peer string) string {
 	return s.Apache.URL + s.Apache.CGIPath(peer) + "?" + Query
 }
 
-// Peers returns the peers s serves, in table order.
-func (s *Server) Peers() []string {
-	p := append([]string(nil), PeerNames...)
-	if s.FastCGI {
-		p = append(p, GatewayF)
+// Targets returns what the load rounds run on s, in table order: the
+// peers, the references and, when s proxies FastCGI, GatewayF.
+func (s *Server) Targets() []string {
+	t := tableOrder()
+	if !s.FastCGI {
+		t = slices.DeleteFunc(t, func(name string) bool { return name == GatewayF })
 	}
-	return p
+	return t
 }
 
 // Stop stops Apache by its pid and removes its ServerRoot.

@@ -25,7 +25,7 @@ type Row struct {
 }
 
 // Summarize turns results into rows, grouped by MPM and connections in
-// the order first seen, peers in the order of PeerNames then GatewayF.
+// the order first seen, targets in the order of Server.Targets.
 func Summarize(res Results) []Row {
 	var keys []Key
 	seen := map[Key]bool{}
@@ -37,7 +37,7 @@ func Summarize(res Results) []Row {
 			}
 		}
 	}
-	order := append(append([]string(nil), PeerNames...), GatewayF)
+	order := tableOrder()
 	slices.SortStableFunc(keys, func(a, b Key) int {
 		if c := strings.Compare(a.MPM, b.MPM); c != 0 { // event (Debian's default) before prefork
 			return c

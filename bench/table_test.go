@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func TestSummarizeOrdersGroupsAndPeers(t *testing.T) {
 	round := map[Key]Sample{}
 	for _, m := range []string{"prefork", "event"} {
 		for _, c := range []int{16, 4} {
-			for _, p := range []string{GatewayF, Python, Gateway, Floor} {
+			for _, p := range []string{GatewayF, Python, GoDeps, Gateway, Floor, GoHello} {
 				round[Key{m, c, p}] = Sample{Requests: 1, RPS: 1}
 			}
 		}
@@ -50,11 +51,12 @@ func TestSummarizeOrdersGroupsAndPeers(t *testing.T) {
 	for _, r := range Summarize(Results{Rounds: []map[Key]Sample{round}}) {
 		got = append(got, fmt.Sprintf("%s/%d/%s", r.MPM, r.Conns, r.Peer))
 	}
+	// The references sit beside the floor they are read against.
 	want := []string{
-		"event/4/c-floor", "event/4/python-cgi", "event/4/cgigate", "event/4/cgigate-fcgi",
-		"event/16/c-floor", "event/16/python-cgi", "event/16/cgigate", "event/16/cgigate-fcgi",
-		"prefork/4/c-floor", "prefork/4/python-cgi", "prefork/4/cgigate", "prefork/4/cgigate-fcgi",
-		"prefork/16/c-floor", "prefork/16/python-cgi", "prefork/16/cgigate", "prefork/16/cgigate-fcgi",
+		"event/4/c-floor", "event/4/go-hello", "event/4/go-deps", "event/4/python-cgi", "event/4/cgigate", "event/4/cgigate-fcgi",
+		"event/16/c-floor", "event/16/go-hello", "event/16/go-deps", "event/16/python-cgi", "event/16/cgigate", "event/16/cgigate-fcgi",
+		"prefork/4/c-floor", "prefork/4/go-hello", "prefork/4/go-deps", "prefork/4/python-cgi", "prefork/4/cgigate", "prefork/4/cgigate-fcgi",
+		"prefork/16/c-floor", "prefork/16/go-hello", "prefork/16/go-deps", "prefork/16/python-cgi", "prefork/16/cgigate", "prefork/16/cgigate-fcgi",
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("order\n got %v\nwant %v", got, want)
@@ -128,5 +130,18 @@ func TestSummarizeLeavesOutRunsThatCompletedNothing(t *testing.T) {
 	py := rows[1]
 	if py.Peer != Python || py.Rounds != 1 || py.Bad != 1 || py.RPS != 5 || py.VsFloor != 0.05 {
 		t.Errorf("python row = %+v; want 1 round, 1 bad, 5 req/s, 0.05x the floor", py)
+	}
+}
+
+func TestServerTargetsListTheFastCGIModeOnlyWhenItIsProxied(t *testing.T) {
+	for _, fcgi := range []bool{false, true} {
+		got := (&Server{FastCGI: fcgi}).Targets()
+		want := []string{Floor, GoHello, GoDeps, GoCGI, CGIPM, Python, Gateway}
+		if fcgi {
+			want = append(want, GatewayF)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("FastCGI %v: Targets() = %v, want %v", fcgi, got, want)
+		}
 	}
 }

@@ -172,7 +172,8 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 			late = writeRaw(o.raw, res)
 		}
 		fmt.Fprintf(w, "## Load under Apache (wrk, %d rounds of %v per target, interleaved)\n\n", len(res.Rounds), o.plan.Duration)
-		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n\n", bench.Query)
+		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n", bench.Query)
+		fmt.Fprintf(w, "%s and %s are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies linked and initialised but unused. Their ratio to the C floor is the most any Go CGI program reaches here.\n\n", bench.GoHello, bench.GoDeps)
 		bench.FormatTable(w, rows)
 		fmt.Fprintln(w)
 		fcgiVsCGI(w, rows)
