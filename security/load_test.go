@@ -33,14 +33,19 @@ func TestLoadThroughApache(t *testing.T) {
 	if !strings.Contains(string(out), "records: 300 expected, 300 found (0 missing, 0 duplicated)") {
 		t.Errorf("cgiload's summary does not account for the 300 submissions")
 	}
-	t.Run("with -apache it starts its own Apache (prefork+mod_cgi) and loads it", func(t *testing.T) {
-		needGateway(t)
-		out, err := exec.Command(bin, "-apache", "-gateway", gateway, "-mpm", "prefork", "-n", "100", "-c", "32").CombinedOutput()
-		t.Logf("%s", out)
-		if err != nil || !strings.Contains(string(out), "records: 60 expected, 60 found (0 missing, 0 duplicated)") {
-			t.Errorf("cgiload -apache: %v", err)
-		}
-	})
+	for _, module := range []string{"cgi", "cgid"} {
+		t.Run("with -apache it starts its own Apache (prefork+mod_"+module+") and loads it", func(t *testing.T) {
+			needGateway(t)
+			out, err := exec.Command(bin, "-apache", "-gateway", gateway, "-mpm", "prefork", "-cgi-module", module, "-n", "100", "-c", "32").CombinedOutput()
+			t.Logf("%s", out)
+			if err != nil || !strings.Contains(string(out), "records: 60 expected, 60 found (0 missing, 0 duplicated)") {
+				t.Errorf("cgiload -apache: %v", err)
+			}
+			if banner := "(prefork, mod_" + module + ")"; !strings.Contains(string(out), banner) {
+				t.Errorf("cgiload -apache did not say it started %s", banner)
+			}
+		})
+	}
 	t.Run("a target off this machine is refused before any request", func(t *testing.T) {
 		for _, u := range []string{"http://192.0.2.1/cgi-bin/cgigate", "http://example.org/", "http://[2001:db8::1]/"} {
 			out, err := exec.Command(bin, "-url", u, "-n", "1").CombinedOutput()

@@ -23,7 +23,7 @@ type apacheServer struct {
 // so that Apache's www-data children can run the gateway, with a records
 // folder of mode 0777 they can append to), and starts Apache there through
 // internal/apache with CGIGATE_RECORD set, on a free loopback port.
-func startApache(ctx context.Context, gateway, mpm string, stderr io.Writer) (*apacheServer, error) {
+func startApache(ctx context.Context, gateway string, mpm httpdconf.MPM, module httpdconf.CGIModule, stderr io.Writer) (*apacheServer, error) {
 	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
 	if err != nil {
 		return nil, err
@@ -57,14 +57,14 @@ func startApache(ctx context.Context, gateway, mpm string, stderr io.Writer) (*a
 		return nil, err
 	}
 	s.srv, err = apache.Start(bin, apache.Options{
-		Config: httpdconf.Config{ServerRoot: root, MPM: httpdconf.MPM(mpm), Env: map[string]string{"CGIGATE_RECORD": s.record}},
+		Config: httpdconf.Config{ServerRoot: root, MPM: mpm, CGIModule: module, Env: map[string]string{"CGIGATE_RECORD": s.record}},
 		CGI:    map[string]string{"cgigate": gateway},
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.url = s.srv.URL + s.srv.CGIPath("cgigate")
-	fmt.Fprintf(stderr, "cgiload: Apache %s (%s) on %s, record %s\n", bin, mpm, s.srv.URL, s.record)
+	fmt.Fprintf(stderr, "cgiload: Apache %s (%s, mod_%s) on %s, record %s\n", bin, mpm, s.srv.Config.CGIModule, s.srv.URL, s.record)
 	ok = true
 	return s, nil
 }

@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	cgiload -apache [-gateway PATH] [-mpm event|prefork] [-n 2000] [-c 32]
+//	cgiload -apache [-gateway PATH] [-mpm event|prefork] [-cgi-module cgi|cgid] [-n 2000] [-c 32]
 //	cgiload -url http://127.0.0.1:PORT/cgi-bin/cgigate -record FILE [-n 2000] [-c 32]
 //
 // With -apache it builds cmd/cgigate (or takes -gateway), starts Apache
@@ -33,6 +33,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/cgigate/cgigate/httpdconf"
 )
 
 // Bounds on what one run may ask for.
@@ -48,11 +50,13 @@ func main() {
 
 // options are the command line.
 type options struct {
-	url, record, gateway, mpm string
-	apache                    bool
-	n, c                      int
-	timeout                   time.Duration
-	seed                      int64
+	url, record, gateway string
+	// mpm and cgiModule are httpdconf.Config's MPM and CGIModule.
+	mpm, cgiModule string
+	apache         bool
+	n, c           int
+	timeout        time.Duration
+	seed           int64
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -63,7 +67,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.record, "record", "", "the `FILE` the gateway at -url appends submissions to (its CGIGATE_RECORD)")
 	fl.BoolVar(&o.apache, "apache", false, "start Apache httpd (via httpdconf) with the gateway, instead of -url")
 	fl.StringVar(&o.gateway, "gateway", "", "with -apache: the built cgigate `binary` (default: go build ./cmd/cgigate)")
-	fl.StringVar(&o.mpm, "mpm", "event", "with -apache: event (mod_cgid) or prefork (mod_cgi)")
+	fl.StringVar(&o.mpm, "mpm", "event", "with -apache: event (mod_cgid) or prefork (mod_cgi unless -cgi-module cgid)")
+	fl.StringVar(&o.cgiModule, "cgi-module", "", "with -apache: cgi or cgid (default: the MPM's)")
 	fl.IntVar(&o.n, "n", 2000, fmt.Sprintf("requests to send (at most %d)", maxRequests))
 	fl.IntVar(&o.c, "c", 32, fmt.Sprintf("requests in flight (at most %d)", maxConcurrency))
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, fmt.Sprintf("bound on the whole run (at most %s)", maxTimeout))
@@ -84,8 +89,15 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-c %d: want 1..%d", o.c, maxConcurrency)
 	case o.timeout <= 0 || o.timeout > maxTimeout:
 		return o, fmt.Errorf("-timeout %s: want up to %s", o.timeout, maxTimeout)
-	case o.mpm != "event" && o.mpm != "prefork":
-		return o, fmt.Errorf("-mpm %q: want event or prefork", o.mpm)
+	case !o.apache && (o.mpm != "event" || o.cgiModule != ""):
+		return o, errors.New("-mpm and -cgi-module go with -apache")
+	}
+	if o.apache {
+		// ServerRoot is laid out later; the check is of the MPM and module.
+		c := httpdconf.Config{ServerRoot: "/", MPM: httpdconf.MPM(o.mpm), CGIModule: httpdconf.CGIModule(o.cgiModule)}
+		if err := c.Validate(); err != nil {
+			return o, err
+		}
 	}
 	if o.url != "" {
 		if err := checkTarget(o.url); err != nil {
@@ -107,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	target, record := o.url, o.record
 	if o.apache {
-		srv, err := startApache(ctx, o.gateway, o.mpm, stderr)
+		srv, err := startApache(ctx, o.gateway, httpdconf.MPM(o.mpm), httpdconf.CGIModule(o.cgiModule), stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "cgiload:", err)
 			return 1

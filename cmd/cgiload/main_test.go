@@ -48,13 +48,26 @@ func TestParseBoundsTheRun(t *testing.T) {
 		{},
 		{"-apache", "-record", "x"},
 		{"-url", "http://127.0.0.1/", "extra"},
+		{"-apache", "-mpm", "worker"},
+		{"-apache", "-cgi-module", "cgi"}, // mod_cgi under event
+		{"-apache", "-mpm", "prefork", "-cgi-module", "fastcgi"},
+		{"-url", "http://127.0.0.1/", "-mpm", "prefork"},
+		{"-url", "http://127.0.0.1/", "-cgi-module", "cgid"},
 	} {
 		if _, err := parse(args, io.Discard); err == nil {
 			t.Errorf("parse(%q) accepted", args)
 		}
 	}
-	if _, err := parse([]string{"-url", "http://127.0.0.1:1/", "-n", "5"}, io.Discard); err != nil {
-		t.Error(err)
+	for _, args := range [][]string{
+		{"-url", "http://127.0.0.1:1/", "-n", "5"},
+		{"-apache"},
+		{"-apache", "-mpm", "prefork"},
+		{"-apache", "-mpm", "prefork", "-cgi-module", "cgid"},
+		{"-apache", "-mpm", "prefork", "-cgi-module", "cgi"},
+	} {
+		if _, err := parse(args, io.Discard); err != nil {
+			t.Errorf("parse(%q): %v", args, err)
+		}
 	}
 }
 
