@@ -57,6 +57,24 @@ type options struct {
 var parts = []string{"load", "cold", "init", "mem", "search"}
 
 func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parse(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "cgibench:", err)
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := report(ctx, o, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "cgibench:", err)
+		return 1
+	}
+	return 0
+}
+
+// parse reads the command line; flag errors are printed by the flag set.
+func parse(args []string, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	var o options
@@ -77,13 +95,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
 	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
 	if err := fl.Parse(args); err != nil {
-		return 2
+		return o, err
 	}
 	o.only = strings.Split(*only, ",")
 	for _, p := range o.only {
 		if !slices.Contains(parts, p) {
-			fmt.Fprintf(stderr, "cgibench: -only %q: want parts of %s\n", p, strings.Join(parts, ","))
-			return 2
+			return o, fmt.Errorf("-only %q: want parts of %s", p, strings.Join(parts, ","))
 		}
 	}
 	var err error
@@ -95,24 +112,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "cgibench:", err)
-		return 2
+		return o, err
 	}
 	for _, m := range strings.Split(*mpms, ",") {
 		setup, err := bench.ParseSetup(m)
 		if err != nil {
-			fmt.Fprintln(stderr, "cgibench: -mpm:", err)
-			return 2
+			return o, fmt.Errorf("-mpm: %w", err)
 		}
 		o.setups = append(o.setups, setup)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := report(ctx, o, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "cgibench:", err)
-		return 1
+	// The charts are written last: a folder that cannot be made fails
+	// now, not after the load rounds.
+	if o.plot != "" {
+		if err := os.MkdirAll(o.plot, 0o755); err != nil {
+			return o, fmt.Errorf("-plot: %w", err)
+		}
 	}
-	return 0
+	return o, nil
 }
 
 func (o options) want(part string) bool { return slices.Contains(o.only, part) }

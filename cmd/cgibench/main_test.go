@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +19,8 @@ func TestFlagsThatCannotBeRunAreRefused(t *testing.T) {
 		{"a zero connection count is refused", []string{"-conns", "0"}},
 		{"a negative body size is refused", []string{"-mem-urlencoded", "-1"}},
 		{"an unknown flag is refused", []string{"-fast"}},
+		{"an unknown Apache setup is refused", []string{"-mpm", "event,worker"}},
+		{"a chart folder that cannot be made is refused before any part runs", []string{"-plot", "/dev/null/charts"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,5 +41,22 @@ func TestLists(t *testing.T) {
 	}
 	if got, err := floats("1.25,10"); err != nil || !slices.Equal(got, []float64{1.25, 10}) {
 		t.Errorf("floats = %v, %v; want [1.25 10]", got, err)
+	}
+}
+
+func TestPlotFolderIsMadeByParse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "charts", "new")
+	if _, err := parse([]string{"-plot", dir, "-mpm", "worker"}, io.Discard); err == nil {
+		t.Fatal("parse accepted -mpm worker")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatalf("parse made %s for flags it refused", dir)
+	}
+	o, err := parse([]string{"-plot", dir, "-only", "search"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || o.plot != dir {
+		t.Errorf("after parse, -plot %s: %v (plot %q)", dir, err, o.plot)
 	}
 }
