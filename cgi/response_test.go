@@ -203,3 +203,43 @@ func TestServeEnvDrainsTheBody(t *testing.T) {
 		})
 	}
 }
+
+// RFC 3875 § 4.3.2: the script MUST NOT give a HEAD request's answer a
+// body, and its header is the one GET would get.
+func TestServeEnvAnswersHEADWithGETsHeaderAndNoBody(t *testing.T) {
+	page := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		form, err := cgi.ReadForm(r, cgi.Config{})
+		if err != nil {
+			cgi.WriteError(w, r, err)
+			return
+		}
+		cgi.Respond(w, cgi.StatusOK, cgi.HTML, []byte("<p>"+strings.Join(form.Keywords, " ")+"</p>"))
+	})
+	for _, tc := range []struct {
+		name string
+		env  []string
+		code string
+	}{
+		{"a page", []string{"QUERY_STRING", "hello+world"}, "Status: 200 OK\r\n"},
+		{"an error page", []string{"QUERY_STRING", "_charset_=no-such-charset&q=1", "HTTP_ACCEPT", "application/json"}, "Status: 400 Bad Request\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answer := func(method string) string {
+				var out bytes.Buffer
+				env := cgiEnv(append(tc.env, "REQUEST_METHOD", method)...)
+				if err := cgi.ServeEnv(page, cgi.Limits{}, env, nil, strings.NewReader(""), &out); err != nil {
+					t.Fatal(err)
+				}
+				return out.String()
+			}
+			get, head := answer("GET"), answer("HEAD")
+			header, body, ok := strings.Cut(get, "\r\n\r\n")
+			if !ok || body == "" || !strings.HasPrefix(get, tc.code) {
+				t.Fatalf("GET answered %q; want %q, a header and a body", get, tc.code)
+			}
+			if head != header+"\r\n\r\n" {
+				t.Errorf("HEAD answered\n%q\nwant GET's header and nothing after it\n%q", head, header+"\r\n\r\n")
+			}
+		})
+	}
+}

@@ -27,8 +27,9 @@ func Serve(h Handler, l Limits) error {
 // ServeEnv is Serve over a given environment, argv, stdin and stdout: the
 // pure twin tests and other hosts use. A refused environment (a bad
 // CONTENT_LENGTH) is answered with its error without calling h; a panic in
-// h is a 500 whose reason goes to stderr. The error returned is a server
-// fault: no request at all, or stdout failing.
+// h is a 500 whose reason goes to stderr. The answer to a HEAD request is
+// the header a GET would get, without the body (RFC 3875 § 4.3.2). The
+// error returned is a server fault: no request at all, or stdout failing.
 //
 // The body is read under l.ReadTimeout for the whole request. Once the
 // answer is written, what is left of the body is read and discarded (up to
@@ -37,7 +38,7 @@ func Serve(h Handler, l Limits) error {
 // Apache loses the answer (a 413 or 415 sent before the body was read).
 func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
 	req, err := RequestFromMap(env, args, stdin)
-	w := &response{bw: bufio.NewWriter(stdout), header: Header{}}
+	w := &response{bw: bufio.NewWriter(stdout), header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
 		dr := newDeadlineReader(req.Body, l.readTimeout())
 		req.Body = dr
@@ -124,6 +125,10 @@ type response struct {
 	header Header
 	wrote  bool
 	err    error
+	// head is set for a HEAD request, whose answer the script "MUST NOT"
+	// give a body (RFC 3875 § 4.3.2): the header goes out as for GET, and
+	// the body's bytes are counted as written and dropped.
+	head bool
 }
 
 func (r *response) Header() Header { return r.header }
@@ -152,6 +157,9 @@ func (r *response) Write(p []byte) (int, error) {
 	}
 	if r.err != nil {
 		return 0, r.err
+	}
+	if r.head {
+		return len(p), nil
 	}
 	n, err := r.bw.Write(p)
 	r.err = err

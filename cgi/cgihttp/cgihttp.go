@@ -16,11 +16,11 @@ import (
 // writer's rules: a panic is a 500 (cgi.Recover), and when the header goes
 // out every field cgi.CheckHeader refuses is left out and named on stderr,
 // and a missing Content-Type becomes text/plain; charset=utf-8
-// (cgi.SanitizeHeader).
+// (cgi.SanitizeHeader). A HEAD request's answer has no body.
 func Handler(h cgi.Handler) http.Handler {
 	h = cgi.Recover(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeCGI(&writer{w: w}, Request(r))
+		h.ServeCGI(&writer{w: w, head: r.Method == http.MethodHead}, Request(r))
 	})
 }
 
@@ -58,6 +58,10 @@ func Request(r *http.Request) *cgi.Request {
 type writer struct {
 	w    http.ResponseWriter
 	sent bool
+	// head drops a HEAD answer's body here, as the CGI writer does: the
+	// net/http server would drop it, but net/http/fcgi passes it on to
+	// the web server.
+	head bool
 }
 
 func (w *writer) Header() cgi.Header { return cgi.Header(w.w.Header()) }
@@ -73,6 +77,9 @@ func (w *writer) WriteHeader(status int) {
 func (w *writer) Write(p []byte) (int, error) {
 	if !w.sent {
 		w.WriteHeader(http.StatusOK)
+	}
+	if w.head {
+		return len(p), nil
 	}
 	return w.w.Write(p)
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -90,4 +91,27 @@ func TestHandler(t *testing.T) {
 			t.Errorf("status %d body %q; want %q", w.Code, w.Body.String(), want)
 		}
 	})
+}
+
+// httptest's recorder keeps what a handler writes for HEAD, as
+// net/http/fcgi passes it on: the body must be dropped by the writer.
+func TestHandlerAnswersHEADWithGETsHeaderAndNoBody(t *testing.T) {
+	h := cgihttp.Handler(cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.Respond(w, cgi.StatusOK, cgi.HTML, []byte("<p>hello</p>"))
+	}))
+	answer := func(method string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(method, "/cgi-bin/cgigate?hello", nil))
+		return w
+	}
+	get, head := answer("GET"), answer("HEAD")
+	if get.Body.String() != "<p>hello</p>" {
+		t.Fatalf("GET body %q", get.Body.String())
+	}
+	if head.Body.Len() != 0 {
+		t.Errorf("HEAD body %q, want none", head.Body.String())
+	}
+	if head.Code != get.Code || !reflect.DeepEqual(head.Header(), get.Header()) {
+		t.Errorf("HEAD %d %v, GET %d %v: want the same status and header", head.Code, head.Header(), get.Code, get.Header())
+	}
 }

@@ -11,11 +11,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/cgi"
 )
 
 // Every body type through net/http/cgi.Handler, Go's own CGI host.
@@ -445,6 +448,37 @@ func TestSniffing(t *testing.T) {
 			r := jsonResult(t, get(t, q, "CGIGATE_SNIFF", "0", acceptJSON, "application/json").body)
 			if r.Charset != "utf-8" || r.CharsetSource != "default" || !strings.Contains(r.Fields[0].Value, "\uFFFD") {
 				t.Errorf("charset %s from %s, fields %+v", r.Charset, r.CharsetSource, r.Fields)
+			}
+		})
+	}
+}
+
+// RFC 3875 § 4.3.2: the binary answers HEAD with the header GET gets and
+// no body, for a page, a JSON rendering, a large page past StreamHold and
+// an error.
+func TestHEADIsGETsHeaderWithoutTheBody(t *testing.T) {
+	tests := []struct {
+		name string
+		env  []string
+		min  int // the GET body's least length
+	}{
+		{"an ISINDEX page", []string{"QUERY_STRING", "hello+world"}, 1},
+		{"a form as JSON", []string{"QUERY_STRING", "q=caf%C3%A9", "HTTP_ACCEPT", "application/json"}, 1},
+		{"a page larger than what is held back", []string{"QUERY_STRING", "q=" + strings.Repeat("x", 100000)}, cgi.StreamHold + 1},
+		{"an unknown charset's 400", []string{"QUERY_STRING", "_charset_=no-such-charset&q=1"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := runCGI(t, cgiEnv(tt.env...), nil, strings.NewReader(""))
+			h := runCGI(t, cgiEnv(append(tt.env, "REQUEST_METHOD", "HEAD")...), nil, strings.NewReader(""))
+			if len(g.body) < tt.min {
+				t.Fatalf("GET answered %d with %d bytes of body, want at least %d", g.status, len(g.body), tt.min)
+			}
+			if h.body != "" {
+				t.Errorf("HEAD answered with a body of %d bytes: %.80q", len(h.body), h.body)
+			}
+			if h.status != g.status || !reflect.DeepEqual(h.header, g.header) {
+				t.Errorf("HEAD %d %v, GET %d %v: want the same status and header", h.status, h.header, g.status, g.header)
 			}
 		})
 	}
