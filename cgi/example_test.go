@@ -129,6 +129,7 @@ func ExampleRecover() {
 	// Output:
 	// Status: 500 Internal Server Error
 	// Content-Type: text/plain; charset=utf-8
+	// Vary: Accept
 	// X-Content-Type-Options: nosniff
 	//
 	// 500 Internal Server Error
@@ -149,6 +150,24 @@ func ExampleNegotiate() {
 	// Output:
 	// application/json; charset=utf-8
 	// text/html; charset=utf-8
+}
+
+func ExampleNegotiateResponse() {
+	h := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		f := cgi.NegotiateResponse(w, r)
+		cgi.Respond(w, cgi.StatusOK, f, []byte("hello\n"))
+	})
+	env := map[string]string{"REQUEST_METHOD": "GET", "HTTP_ACCEPT": "text/plain"}
+	var out bytes.Buffer
+	cgi.ServeEnv(h, cgi.Limits{}, env, nil, nil, &out)
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
+	// Output:
+	// Status: 200 OK
+	// Content-Type: text/plain; charset=utf-8
+	// Vary: Accept
+	// X-Content-Type-Options: nosniff
+	//
+	// hello
 }
 
 func ExampleFormat_ContentType() {
@@ -193,6 +212,7 @@ func ExampleWriteError() {
 	// Output:
 	// Status: 415 Unsupported Media Type
 	// Content-Type: application/json; charset=utf-8
+	// Vary: Accept
 	// X-Content-Type-Options: nosniff
 	//
 	// {"error":"cgi: Content-Type \"application/xml\": not a form encoding","status":415}

@@ -8,6 +8,7 @@ import (
 	"log"
 	"mime"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -74,6 +75,23 @@ func Negotiate(accept string) Format {
 		return HTML
 	}
 	return best
+}
+
+// NegotiateResponse is Negotiate for r's Accept header, and records on w
+// that the answer depends on it: Vary: Accept (RFC 9110 § 12.5.5), so that
+// a cache never gives a browser the JSON it kept for a script, nor the
+// other way round.
+func NegotiateResponse(w ResponseWriter, r *Request) Format {
+	h := w.Header()
+	if !slices.ContainsFunc(h.Values("Vary"), func(v string) bool {
+		return slices.ContainsFunc(strings.Split(v, ","), func(name string) bool {
+			name = strings.TrimSpace(name)
+			return strings.EqualFold(name, "Accept") || name == "*"
+		})
+	}) {
+		h.Add("Vary", "Accept")
+	}
+	return Negotiate(r.Header.Get("Accept"))
 }
 
 // specificity is how precisely a media range names mt: 2 exactly, 1 as
@@ -176,7 +194,7 @@ func WriteError(w ResponseWriter, r *Request, err error) {
 	}
 	f := HTML
 	if r != nil {
-		f = Negotiate(r.Header.Get("Accept"))
+		f = NegotiateResponse(w, r)
 	}
 	if st == StatusMethodNotAllowed {
 		w.Header().Set("Allow", "GET, HEAD, POST")

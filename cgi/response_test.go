@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/textproto"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -242,4 +243,40 @@ func TestServeEnvAnswersHEADWithGETsHeaderAndNoBody(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestNegotiateResponseNamesAcceptInVaryOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		vary []string // on the header before
+		want []string
+	}{
+		{"an answer without Vary gets Vary: Accept", nil, []string{"Accept"}},
+		{"another field named before is kept", []string{"Accept-Encoding"}, []string{"Accept-Encoding", "Accept"}},
+		{"Accept in a list, in any case, is not named twice", []string{"Accept-Encoding, accept"}, []string{"Accept-Encoding, accept"}},
+		{"Vary: * already covers Accept", []string{"*"}, []string{"*"}},
+		{"a name that only starts with Accept is another field", []string{"Accept-Language"}, []string{"Accept-Language", "Accept"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newRecorder()
+			if tt.vary != nil {
+				w.header["Vary"] = tt.vary
+			}
+			r := &cgi.Request{Method: "GET", Header: cgi.Header{"Accept": {"application/json"}}}
+			if f := cgi.NegotiateResponse(w, r); f != cgi.JSON {
+				t.Errorf("format %v, want JSON", f)
+			}
+			if got := w.header.Values("Vary"); !slices.Equal(got, tt.want) {
+				t.Errorf("Vary %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("an error answered before any request was read has no Vary", func(t *testing.T) {
+		w := newRecorder()
+		cgi.WriteError(w, nil, &cgi.Error{Status: 400, Op: "environment"})
+		if v := w.header.Values("Vary"); v != nil {
+			t.Errorf("Vary %q without a request", v)
+		}
+	})
 }

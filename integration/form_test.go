@@ -60,6 +60,17 @@ func TestFormsThroughApache(t *testing.T) {
 					t.Errorf("keywords %q, want none for a form", r.Keywords)
 				}
 			})
+			t.Run("Apache passes on that every answer, an error too, varies by Accept", func(t *testing.T) {
+				for _, c := range []struct{ target, accept string }{
+					{gatewayPath + "?a=1", "text/html"},
+					{gatewayPath + "?_charset_=no-such-charset&a=1", "application/json"},
+				} {
+					r := send(t, s, "GET", c.target, "", nil, c.accept)
+					if v := r.Header.Values("Vary"); len(v) != 1 || v[0] != "Accept" {
+						t.Errorf("GET %s: status %d, Vary %q; want one Vary: Accept", c.target, r.Status, v)
+					}
+				}
+			})
 			t.Run("an urlencoded POST keeps the query's fields first, then the body's", func(t *testing.T) {
 				r := postJSON(t, s, gatewayPath+"?q=1", "application/x-www-form-urlencoded",
 					[]byte("a=%E3%83%86%E3%82%B9%E3%83%88&b=two+words"))

@@ -44,7 +44,7 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		cgi.WriteError(w, r, err)
 		return
 	}
-	f := cgi.Negotiate(r.Header.Get("Accept"))
+	f := cgi.NegotiateResponse(w, r)
 	if form.Kind == decoder.Empty && f == cgi.HTML {
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP.Get())
 		cgi.Respond(w, cgi.StatusOK, f, renderPrompt())

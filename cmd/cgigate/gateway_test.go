@@ -483,3 +483,28 @@ func TestHEADIsGETsHeaderWithoutTheBody(t *testing.T) {
 		})
 	}
 }
+
+// Every answer is chosen by the Accept header, the errors too, so every
+// answer says so once (RFC 9110 § 12.5.5): a cache must not give a browser
+// the JSON it kept for a script.
+func TestEveryAnswerVariesByAccept(t *testing.T) {
+	tests := []struct {
+		name string
+		env  []string
+	}{
+		{"the prompt page", []string{"QUERY_STRING", ""}},
+		{"an empty query as JSON", []string{"QUERY_STRING", "", "HTTP_ACCEPT", "application/json"}},
+		{"an ISINDEX page", []string{"QUERY_STRING", "hello+world"}},
+		{"a form as text", []string{"QUERY_STRING", "a=1", "HTTP_ACCEPT", "text/plain"}},
+		{"an unknown charset's 400", []string{"QUERY_STRING", "_charset_=no-such-charset&q=1", "HTTP_ACCEPT", "application/json"}},
+		{"a PUT's 405", []string{"REQUEST_METHOD", "PUT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := runCGI(t, cgiEnv(tt.env...), nil, strings.NewReader(""))
+			if v := a.header.Values("Vary"); len(v) != 1 || v[0] != "Accept" {
+				t.Errorf("status %d, Vary %q; want one Vary: Accept", a.status, v)
+			}
+		})
+	}
+}
