@@ -8,7 +8,6 @@ import (
 	"log"
 	"mime"
 	"net/textproto"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -82,16 +81,23 @@ func Negotiate(accept string) Format {
 // a cache never gives a browser the JSON it kept for a script, nor the
 // other way round.
 func NegotiateResponse(w ResponseWriter, r *Request) Format {
-	h := w.Header()
-	if !slices.ContainsFunc(h.Values("Vary"), func(v string) bool {
-		return slices.ContainsFunc(strings.Split(v, ","), func(name string) bool {
-			name = strings.TrimSpace(name)
-			return strings.EqualFold(name, "Accept") || name == "*"
-		})
-	}) {
+	if h := w.Header(); !varies(h.Values("Vary"), "Accept") {
 		h.Add("Vary", "Accept")
 	}
 	return Negotiate(r.Header.Get("Accept"))
+}
+
+// varies reports whether the Vary field values name field, or "*", which
+// stands for every field.
+func varies(vary []string, field string) bool {
+	for _, v := range vary {
+		for name := range strings.SplitSeq(v, ",") {
+			if name = strings.TrimSpace(name); name == "*" || strings.EqualFold(name, field) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specificity is how precisely a media range names mt: 2 exactly, 1 as
