@@ -192,6 +192,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		fmt.Fprintf(w, "%s and %s are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies linked and initialised but unused. Their ratio to the C floor is the most any Go CGI program reaches here.\n\n", bench.GoHello, bench.GoDeps)
 		bench.FormatTable(w, rows)
 		fmt.Fprintln(w)
+		againstReferences(w, rows)
 		fcgiVsCGI(w, rows)
 	}
 	if o.want("cold") {
@@ -305,6 +306,39 @@ func fcgiVsCGI(w io.Writer, rows []bench.Row) {
 		if r.Peer == bench.GatewayF && r.VsGateway > 0 {
 			fmt.Fprintf(w, "- %s, %d connections: %.0f req/s, %.1fx the CGI mode\n", r.MPM, r.Conns, r.RPS, r.VsGateway)
 		}
+	}
+	fmt.Fprintln(w)
+}
+
+// againstReferences says, per server and connection count, how far the
+// references get against the C floor and how far cgigate gets against
+// go-deps: the first bounds every Go CGI program, the second is what is
+// left to cgigate's own code.
+func againstReferences(w io.Writer, rows []bench.Row) {
+	type group struct {
+		mpm   string
+		conns int
+	}
+	refs := map[group]map[string]bench.Row{}
+	var order []group
+	for _, r := range rows {
+		g := group{r.MPM, r.Conns}
+		if refs[g] == nil {
+			refs[g] = map[string]bench.Row{}
+			order = append(order, g)
+		}
+		refs[g][r.Peer] = r
+	}
+	fmt.Fprintln(w, "The references against the C floor, and cgigate against go-deps, same server and round:")
+	fmt.Fprintln(w)
+	for _, g := range order {
+		hello, okH := refs[g][bench.GoHello]
+		deps, okD := refs[g][bench.GoDeps]
+		if !okH || !okD || hello.VsFloor == 0 || deps.VsFloor == 0 || deps.VsGateway == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "- %s, %d connections: go-hello %.2fx the floor, go-deps %.2fx; cgigate %.2fx go-deps\n",
+			g.mpm, g.conns, hello.VsFloor, deps.VsFloor, 1/deps.VsGateway)
 	}
 	fmt.Fprintln(w)
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/bench"
 )
 
 func TestFlagsThatCannotBeRunAreRefused(t *testing.T) {
@@ -58,5 +60,34 @@ func TestPlotFolderIsMadeByParse(t *testing.T) {
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || o.plot != dir {
 		t.Errorf("after parse, -plot %s: %v (plot %q)", dir, err, o.plot)
+	}
+}
+
+func TestAgainstReferencesReadsTheRowsOfEachGroup(t *testing.T) {
+	row := func(mpm string, conns int, peer string, vsFloor, vsGateway float64) bench.Row {
+		return bench.Row{Key: bench.Key{MPM: mpm, Conns: conns, Peer: peer}, VsFloor: vsFloor, VsGateway: vsGateway}
+	}
+	rows := []bench.Row{
+		row("event", 4, bench.Floor, 1, 1.6),
+		row("event", 4, bench.GoHello, 0.75, 1.2),
+		row("event", 4, bench.GoDeps, 0.7, 1.25),
+		row("event", 4, bench.Gateway, 0.56, 1),
+		row("event", 16, bench.GoHello, 0.6, 1.5), // no go-deps: no line
+		row("prefork", 4, bench.GoHello, 3, 1.3),
+		row("prefork", 4, bench.GoDeps, 2.5, 1.1),
+	}
+	var b strings.Builder
+	againstReferences(&b, rows)
+	got := b.String()
+	for _, want := range []string{
+		"- event, 4 connections: go-hello 0.75x the floor, go-deps 0.70x; cgigate 0.80x go-deps\n",
+		"- prefork, 4 connections: go-hello 3.00x the floor, go-deps 2.50x; cgigate 0.91x go-deps\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "event, 16") {
+		t.Errorf("a group without go-deps has a line:\n%s", got)
 	}
 }
