@@ -230,3 +230,9 @@ func ExampleParseSetup() {
 	// prefork: MPM prefork, module "cgi"
 	// bench: setup "event+cgi": httpdconf: invalid CGIModule "cgi": mod_cgi forks from the worker, which a threaded MPM makes unsafe: use cgid
 }
+
+func ExampleServer_Targets() {
+	s := &bench.Server{FastCGI: true} // as StartApache returns it, given a FastCGI address
+	fmt.Println(s.Targets())
+	// Output: [c-floor go-hello go-deps go-nethttpcgi perl-cgipm python-cgi cgigate cgigate-fcgi]
+}
