@@ -59,7 +59,7 @@ var parts = []string{"load", "cold", "init", "mem", "search"}
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parse(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		if !errors.Is(err, errFlags) {
 			fmt.Fprintln(stderr, "cgibench:", err)
 		}
 		return 2
@@ -73,7 +73,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parse reads the command line; flag errors are printed by the flag set.
+// errFlags wraps what the flag set refused, which it has printed already
+// (with the usage), or -help.
+var errFlags = errors.New("cgibench: bad flags")
+
+// parse reads the command line.
 func parse(args []string, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -95,7 +99,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
 	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
 	if err := fl.Parse(args); err != nil {
-		return o, err
+		return o, fmt.Errorf("%w: %w", errFlags, err)
 	}
 	o.only = strings.Split(*only, ",")
 	for _, p := range o.only {

@@ -91,3 +91,13 @@ func TestAgainstReferencesReadsTheRowsOfEachGroup(t *testing.T) {
 		t.Errorf("a group without go-deps has a line:\n%s", got)
 	}
 }
+
+func TestAFlagErrorIsPrintedOnce(t *testing.T) {
+	var out, errOut strings.Builder
+	if code := run([]string{"-fast"}, &out, &errOut); code != 2 {
+		t.Fatalf("run(-fast) = %d, want 2", code)
+	}
+	if n := strings.Count(errOut.String(), "flag provided but not defined: -fast"); n != 1 {
+		t.Errorf("the flag error is printed %d times:\n%s", n, errOut.String())
+	}
+}
