@@ -59,6 +59,10 @@ type options struct {
 	seed           int64
 }
 
+// errFlags wraps what the flag set refused, which it has printed already
+// (with the usage), or -help.
+var errFlags = errors.New("cgiload: bad flags")
+
 func parse(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fl := flag.NewFlagSet("cgiload", flag.ContinueOnError)
@@ -74,7 +78,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, fmt.Sprintf("bound on the whole run (at most %s)", maxTimeout))
 	fl.Int64Var(&o.seed, "seed", 1, "seed of the request mix")
 	if err := fl.Parse(args); err != nil {
-		return o, err
+		return o, fmt.Errorf("%w: %w", errFlags, err)
 	}
 	switch {
 	case fl.NArg() > 0:
@@ -110,7 +114,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parse(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		if !errors.Is(err, errFlags) {
 			fmt.Fprintln(stderr, "cgiload:", err)
 		}
 		return 2

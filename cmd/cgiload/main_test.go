@@ -154,3 +154,13 @@ func TestCheckRecordDataFindsEveryFault(t *testing.T) {
 		})
 	}
 }
+
+func TestAFlagErrorIsPrintedOnce(t *testing.T) {
+	var out, errOut strings.Builder
+	if code := run([]string{"-fast"}, &out, &errOut); code != 2 {
+		t.Fatalf("run(-fast) = %d, want 2", code)
+	}
+	if n := strings.Count(errOut.String(), "flag provided but not defined: -fast"); n != 1 {
+		t.Errorf("the flag error is printed %d times:\n%s", n, errOut.String())
+	}
+}
