@@ -49,6 +49,13 @@ type response struct {
 	Head   []byte // the raw header block (Apache paths only)
 }
 
+// argv reports whether the gateway was run by Apache's mod_cgi or
+// mod_cgid, which pass an ISINDEX query's words as arguments; Go's CGI
+// host and FastCGI pass none.
+func (r response) argv() bool {
+	return r.Via == string(httpdconf.MPMEvent) || r.Via == string(httpdconf.MPMPrefork)
+}
+
 func (rq request) script() string {
 	if rq.Script == "" {
 		return "cgigate"
@@ -107,19 +114,22 @@ func direct(t testing.TB, rq request) response {
 	return response{Via: "direct", Status: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
 }
 
-// target is the request-target, byte for byte.
-func (rq request) target() string {
-	s := "/cgi-bin/" + rq.script() + rq.PathInfo
+// target is the request-target, byte for byte, for the script at path.
+func (rq request) target(path string) string {
+	s := path + rq.PathInfo
 	if rq.Query != "" {
 		s += "?" + rq.Query
 	}
 	return s
 }
 
-// raw is the whole HTTP/1.1 request.
-func (rq request) raw(host string) []byte {
+// cgiBin is where the script is under cgi-bin.
+func (rq request) cgiBin() string { return "/cgi-bin/" + rq.script() }
+
+// raw is the whole HTTP/1.1 request for the script at path.
+func (rq request) raw(host, path string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", rq.method(), rq.target(), host)
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", rq.method(), rq.target(path), host)
 	if rq.Body != nil {
 		fmt.Fprintf(&b, "Content-Length: %d\r\n", len(rq.Body))
 	}
@@ -133,12 +143,24 @@ func (rq request) raw(host string) []byte {
 // reads the raw answer, so that header lines can be checked as bytes.
 func viaApache(t testing.TB, mpm httpdconf.MPM, rq request) response {
 	t.Helper()
-	srv := apache(t, mpm)
-	r, err := rawRoundTrip(srv.URL, rq.raw(strings.TrimPrefix(srv.URL, "http://")), rq.method())
+	return roundTripVia(t, apache(t, mpm), rq, rq.cgiBin(), string(mpm))
+}
+
+// viaFastCGI sends the request to the package's cgigate -fcgi, behind
+// Apache event with mod_proxy_fcgi (only the gateway itself, with no
+// settings, is served there).
+func viaFastCGI(t testing.TB, rq request) response {
+	t.Helper()
+	return roundTripVia(t, fastCGIApache(t), rq, fastCGIPath, "fastcgi")
+}
+
+func roundTripVia(t testing.TB, srv *apachetest.Server, rq request, path, via string) response {
+	t.Helper()
+	r, err := rawRoundTrip(srv.URL, rq.raw(strings.TrimPrefix(srv.URL, "http://"), path), rq.method())
 	if err != nil {
-		t.Fatalf("%s %q through Apache: %v\n%s", rq.method(), rq.target(), err, tail(srv.ErrorLog(), 2000))
+		t.Fatalf("%s %q through Apache (%s): %v\n%s", rq.method(), rq.target(path), via, err, tail(srv.ErrorLog(), 2000))
 	}
-	r.Via = string(mpm)
+	r.Via = via
 	return r
 }
 
@@ -312,8 +334,9 @@ func withoutDirect() opt { return func(o *runOpts) { o.noDirect = true } }
 // noRaw lists payloads that must never appear unescaped in a response.
 func noRaw(p ...string) opt { return func(o *runOpts) { o.payloads = append(o.payloads, p...) } }
 
-// each sends rq directly and through Apache, checks the output rules on
-// every answer, then runs check on it.
+// each sends rq directly, through Apache's CGI modules and, when rq is for
+// the gateway with no settings, through Apache to cgigate -fcgi; it checks
+// the output rules on every answer, then runs check on it.
 func each(t *testing.T, rq request, check func(t *testing.T, r response), opts ...opt) {
 	t.Helper()
 	var o runOpts
@@ -334,6 +357,15 @@ func each(t *testing.T, rq request, check func(t *testing.T, r response), opts .
 			do   func(t *testing.T) response
 			mpm  httpdconf.MPM
 		}{"through Apache prefork+mod_cgi", func(t *testing.T) response { return viaApache(t, httpdconf.MPMPrefork, rq) }, httpdconf.MPMPrefork})
+	}
+	// The FastCGI process has the gateway's default settings, and runs as
+	// the test's user, as the direct path does.
+	if rq.script() == "cgigate" && !o.noDirect {
+		paths = append(paths, struct {
+			name string
+			do   func(t *testing.T) response
+			mpm  httpdconf.MPM
+		}{"through Apache event+mod_proxy_fcgi to cgigate -fcgi", func(t *testing.T) response { return viaFastCGI(t, rq) }, httpdconf.MPMEvent})
 	}
 	for _, p := range paths {
 		if p.mpm == "" && o.noDirect {

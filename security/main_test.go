@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/httpdconf"
 	"github.com/cgigate/cgigate/internal/apachetest"
 	"github.com/cgigate/cgigate/internal/gobuild"
@@ -194,30 +195,73 @@ func apache(t testing.TB, mpm httpdconf.MPM) *apachetest.Server {
 	needGateway(t)
 	s := servers[mpm]
 	s.once.Do(func() {
-		defer func() {
-			if v := recover(); v != nil {
-				stop, ok := v.(tbStop)
-				switch {
-				case ok && stop.skip:
-					s.skip = stop.msg
-				case ok:
-					s.fail = stop.msg
-				default:
-					s.fail = fmt.Sprint(v)
-				}
-			}
-		}()
+		defer s.recoverStart()
 		cgis := map[string]string{"echo": apachetest.EchoCGI(pkg)}
 		for name := range scripts() {
 			cgis[name] = scriptPath(name)
 		}
 		s.srv = apachetest.Start(pkg, apachetest.Options{MPM: mpm, CGI: cgis})
 	})
+	return s.get(t, string(mpm))
+}
+
+// fastCGIPath is where the FastCGI Apache proxies to cgigate -fcgi.
+const fastCGIPath = "/fcgi/cgigate"
+
+var (
+	fastCGIServer shared
+	fastCGIBin    string // the default build, which has -fcgi
+)
+
+// fastCGIApache returns the package's Apache event with fastCGIPath
+// proxied (mod_proxy_fcgi) to one cgigate -fcgi, both started the first
+// time, as apache starts its servers.
+func fastCGIApache(t testing.TB) *apachetest.Server {
+	t.Helper()
+	s := &fastCGIServer
+	s.once.Do(func() {
+		defer s.recoverStart()
+		fastCGIBin = filepath.Join(base, "bin", "cgigate-fcgi")
+		if out, err := gobuild.Command(context.Background(), "", "../cmd/cgigate", fastCGIBin, "").CombinedOutput(); err != nil {
+			s.fail = fmt.Sprintf("go build ../cmd/cgigate: %v\n%s", err, out)
+			return
+		}
+		f, err := bench.StartFastCGI(fastCGIBin, nil)
+		if err != nil {
+			s.fail = err.Error()
+			return
+		}
+		pkg.Cleanup(func() { f.Stop() })
+		s.srv = apachetest.Start(pkg, apachetest.Options{MPM: httpdconf.MPMEvent, FastCGI: f.Addr, FastCGIPath: fastCGIPath})
+	})
+	return s.get(t, "FastCGI")
+}
+
+// recoverStart turns a Fatal or Skip of pkg while a server starts into
+// the reason there is none.
+func (s *shared) recoverStart() {
+	if v := recover(); v != nil {
+		stop, ok := v.(tbStop)
+		switch {
+		case ok && stop.skip:
+			s.skip = stop.msg
+		case ok:
+			s.fail = stop.msg
+		default:
+			s.fail = fmt.Sprint(v)
+		}
+	}
+}
+
+// get returns the server, or skips t (fails under CI=true) when Apache
+// is not installed, or fails t when it did not start.
+func (s *shared) get(t testing.TB, what string) *apachetest.Server {
+	t.Helper()
 	switch {
 	case s.skip != "":
 		apachetest.SkipOrFail(t, s.skip)
 	case s.fail != "":
-		t.Fatalf("the package's %s Apache did not start: %s", mpm, s.fail)
+		t.Fatalf("the package's %s Apache did not start: %s", what, s.fail)
 	}
 	return s.srv
 }
