@@ -384,6 +384,11 @@ func each(t *testing.T, rq request, check func(t *testing.T, r response), opts .
 				t.Skipf("Apache answers %d itself, before any CGI runs (%s): the gateway never sees this request", r.Status, o.refuseWhy)
 			}
 			checkOutputOpts(t, r, o)
+			// Every answer of the gateway's is chosen by Accept, so no
+			// cache may give it for another Accept.
+			if v := r.Header.Values("Vary"); len(v) != 1 || v[0] != "Accept" {
+				t.Errorf("%s: Vary %q, want one Vary: Accept", r.Via, v)
+			}
 			check(t, r)
 		})
 	}
