@@ -152,14 +152,12 @@ func GoBuild(moduleRoot, pkg, dst, tags string) (string, error) {
 	return dst, nil
 }
 
-// ModuleRoot returns the folder holding go.mod at or above dir.
+// ModuleRoot returns the folder holding go.mod at or above dir, the
+// moduleRoot BuildPeers and GoBuild take.
 func ModuleRoot(dir string) (string, error) {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
-		}
-		if d == filepath.Dir(d) {
-			return "", fmt.Errorf("bench: no go.mod at or above %s", dir)
-		}
+	root, err := gobuild.ModuleRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("bench: %w", err)
 	}
+	return root, nil
 }

@@ -6,6 +6,7 @@ package gobuild
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,4 +32,17 @@ func Command(ctx context.Context, dir, pkg, out, tags string) *exec.Cmd {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	return cmd
+}
+
+// ModuleRoot returns the folder holding go.mod at or above dir: where the
+// tools build from, and beside which the shared test vectors are.
+func ModuleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if d == filepath.Dir(d) {
+			return "", fmt.Errorf("no go.mod at or above %s", dir)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package gobuild_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,4 +42,33 @@ func TestCommandBuildsAStaticBinaryWithItsTags(t *testing.T) {
 			t.Error("built without the tag")
 		}
 	})
+}
+
+func TestModuleRootIsTheNearestFolderWithGoMod(t *testing.T) {
+	top := t.TempDir()
+	inner := filepath.Join(top, "mod", "a", "b")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(top, "go.mod"), filepath.Join(top, "mod", "go.mod")} {
+		if err := os.WriteFile(f, []byte("module x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for dir, want := range map[string]string{inner: filepath.Join(top, "mod"), filepath.Join(top, "mod"): filepath.Join(top, "mod"), top: top} {
+		if got, err := gobuild.ModuleRoot(dir); err != nil || got != want {
+			t.Errorf("ModuleRoot(%s) = %q, %v; want %q", dir, got, err, want)
+		}
+	}
+	if got, err := gobuild.ModuleRoot("/"); err == nil {
+		t.Errorf("ModuleRoot(/) = %q with no go.mod at the root", got)
+	}
+}
+
+func ExampleModuleRoot() {
+	wd, _ := os.Getwd()
+	root, err := gobuild.ModuleRoot(wd)
+	_, statErr := os.Stat(filepath.Join(root, "go.mod"))
+	fmt.Println(err, statErr)
+	// Output: <nil> <nil>
 }

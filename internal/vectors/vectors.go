@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 // Path returns the path of the named file under shared/vectors, or skips
@@ -38,20 +40,12 @@ func Read(t testing.TB, name string) []byte {
 	return b
 }
 
-// projectRoot is the nearest folder above the working directory holding go.mod.
+// projectRoot is the nearest folder at or above the working directory
+// holding go.mod.
 func projectRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return gobuild.ModuleRoot(dir)
 }
