@@ -343,29 +343,22 @@ func each(t *testing.T, rq request, check func(t *testing.T, r response), opts .
 	for _, f := range opts {
 		f(&o)
 	}
-	paths := []struct {
+	type path struct {
 		name string
 		do   func(t *testing.T) response
-		mpm  httpdconf.MPM
-	}{
+		mpm  httpdconf.MPM // "" for the direct path
+	}
+	paths := []path{
 		{"directly as a child of net/http/cgi", func(t *testing.T) response { return direct(t, rq) }, ""},
 		{"through Apache event+mod_cgid", func(t *testing.T) response { return viaApache(t, httpdconf.MPMEvent, rq) }, httpdconf.MPMEvent},
 	}
 	if o.prefork {
-		paths = append(paths, struct {
-			name string
-			do   func(t *testing.T) response
-			mpm  httpdconf.MPM
-		}{"through Apache prefork+mod_cgi", func(t *testing.T) response { return viaApache(t, httpdconf.MPMPrefork, rq) }, httpdconf.MPMPrefork})
+		paths = append(paths, path{"through Apache prefork+mod_cgi", func(t *testing.T) response { return viaApache(t, httpdconf.MPMPrefork, rq) }, httpdconf.MPMPrefork})
 	}
 	// The FastCGI process has the gateway's default settings, and runs as
 	// the test's user, as the direct path does.
 	if rq.script() == "cgigate" && !o.noDirect {
-		paths = append(paths, struct {
-			name string
-			do   func(t *testing.T) response
-			mpm  httpdconf.MPM
-		}{"through Apache event+mod_proxy_fcgi to cgigate -fcgi", func(t *testing.T) response { return viaFastCGI(t, rq) }, httpdconf.MPMEvent})
+		paths = append(paths, path{"through Apache event+mod_proxy_fcgi to cgigate -fcgi", func(t *testing.T) response { return viaFastCGI(t, rq) }, httpdconf.MPMEvent})
 	}
 	for _, p := range paths {
 		if p.mpm == "" && o.noDirect {

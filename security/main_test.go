@@ -1,7 +1,6 @@
 package security
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,11 +165,7 @@ var (
 func needGateway(t testing.TB) {
 	t.Helper()
 	buildOnce.Do(func() {
-		if out, err := gobuild.Command(context.Background(), "", "../cmd/cgigate", gateway, gobuild.CGIBin).CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build -tags %s ../cmd/cgigate: %v\n%s", gobuild.CGIBin, err, out)
-			return
-		}
-		buildErr = os.Chmod(gateway, 0o755)
+		_, buildErr = bench.GoBuild("..", "./cmd/cgigate", gateway, gobuild.CGIBin)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -208,10 +203,7 @@ func apache(t testing.TB, mpm httpdconf.MPM) *apachetest.Server {
 // fastCGIPath is where the FastCGI Apache proxies to cgigate -fcgi.
 const fastCGIPath = "/fcgi/cgigate"
 
-var (
-	fastCGIServer shared
-	fastCGIBin    string // the default build, which has -fcgi
-)
+var fastCGIServer shared
 
 // fastCGIApache returns the package's Apache event with fastCGIPath
 // proxied (mod_proxy_fcgi) to one cgigate -fcgi, both started the first
@@ -221,12 +213,13 @@ func fastCGIApache(t testing.TB) *apachetest.Server {
 	s := &fastCGIServer
 	s.once.Do(func() {
 		defer s.recoverStart()
-		fastCGIBin = filepath.Join(base, "bin", "cgigate-fcgi")
-		if out, err := gobuild.Command(context.Background(), "", "../cmd/cgigate", fastCGIBin, "").CombinedOutput(); err != nil {
-			s.fail = fmt.Sprintf("go build ../cmd/cgigate: %v\n%s", err, out)
+		// The default build: -fcgi is not in the cgionly one.
+		bin, err := bench.GoBuild("..", "./cmd/cgigate", filepath.Join(base, "bin", "cgigate-fcgi"), "")
+		if err != nil {
+			s.fail = err.Error()
 			return
 		}
-		f, err := bench.StartFastCGI(fastCGIBin, nil)
+		f, err := bench.StartFastCGI(bin, nil)
 		if err != nil {
 			s.fail = err.Error()
 			return

@@ -135,6 +135,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
+// referencesText says what the references are, under each table that has
+// them.
+const referencesText = bench.GoHello + " and " + bench.GoDeps + " are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies (html/template, mime/multipart, encoding/json, x/text, x/net/idna, gorilla/schema) linked and initialised but unused."
+
 func (o options) want(part string) bool { return slices.Contains(o.only, part) }
 
 // report writes the parts o asks for to w and progress lines to
@@ -193,7 +197,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		}
 		fmt.Fprintf(w, "## Load under Apache (wrk, %d rounds of %v per target, interleaved)\n\n", len(res.Rounds), o.plan.Duration)
 		fmt.Fprintf(w, "Request: `GET /cgi-bin/PEER?%s` with `Accept: text/html`. Medians over rounds; ratios are medians of per-round ratios.\n", bench.Query)
-		fmt.Fprintf(w, "%s and %s are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies linked and initialised but unused. Their ratio to the C floor is the most any Go CGI program reaches here.\n\n", bench.GoHello, bench.GoDeps)
+		fmt.Fprintf(w, "%s Their ratio to the C floor is the most any Go CGI program reaches here.\n\n", referencesText)
 		bench.FormatTable(w, rows)
 		fmt.Fprintln(w)
 		againstReferences(w, rows)
@@ -222,7 +226,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		}
 		fmt.Fprintf(w, "## Cold start (exec to exit, FORM GET, JSON out, %d runs each, interleaved)\n\n", o.coldRuns)
 		fmt.Fprintln(w, "Wall: fork in the Go parent to reaped exit. CPU: the child's user + system time (getrusage), what bounds req/s when the cores are the limit.")
-		fmt.Fprintf(w, "%s and %s are references, not peers: a Go program that prints a fixed answer, and the same with cgigate's dependencies (html/template, mime/multipart, encoding/json, x/text, x/net/idna, gorilla/schema) linked and initialised but unused.\n", bench.GoHello, bench.GoDeps)
+		fmt.Fprintln(w, referencesText)
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| program | wall (median) | × C floor (median of per-run ratios) | CPU (median) |\n|---|---:|---:|---:|")
 		for _, c := range colds {

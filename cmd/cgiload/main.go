@@ -97,9 +97,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("-mpm and -cgi-module go with -apache")
 	}
 	if o.apache {
-		// ServerRoot is laid out later; the check is of the MPM and module.
-		c := httpdconf.Config{ServerRoot: "/", MPM: httpdconf.MPM(o.mpm), CGIModule: httpdconf.CGIModule(o.cgiModule)}
-		if err := c.Validate(); err != nil {
+		if err := (httpdconf.Config{MPM: httpdconf.MPM(o.mpm), CGIModule: httpdconf.CGIModule(o.cgiModule)}).Validate(); err != nil {
 			return o, err
 		}
 	}
