@@ -67,7 +67,7 @@ func ToUnicode(domain string) (string, error) {
 
 func domainToUnicode(domain string) (string, error) {
 	s, err := whatwg.ToUnicode(domain)
-	if err == nil && !slices.ContainsFunc(splitLabels(domain), badACELabel) {
+	if err == nil && !slices.ContainsFunc(splitLabels(domain), badACELabel) && !slices.ContainsFunc(splitLabels(s), badACELabel) {
 		return s, nil
 	}
 	if err == nil {
@@ -80,7 +80,7 @@ func domainToUnicode(domain string) (string, error) {
 		if badACELabel(l) {
 			continue
 		}
-		if u, lerr := whatwg.ToUnicode(l); lerr == nil {
+		if u, lerr := whatwg.ToUnicode(l); lerr == nil && !badACELabel(u) {
 			labels[i] = u
 		}
 	}
@@ -109,7 +109,10 @@ func splitLabels(s string) []string {
 // errACELabel is the cause when a label that starts with "xn--" is not a
 // valid A-label in a way x/net/idna does not catch: UTS #46 Processing,
 // step 4 (Convert/Validate), rejects "xn--" alone, whose decoding is empty,
-// and a "xn--" label holding non-ASCII (see also golang/go#81116).
+// and a "xn--" label holding non-ASCII (see also golang/go#81116). The
+// same test applied to a label once decoded catches an A-label whose
+// U-label begins with "xn--" again, which Validity Criterion 4 refuses
+// when CheckHyphens is false: "xn--xn--00000-00c" decodes to "xn--00ǒ000".
 var errACELabel = errors.New(`"xn--" label is empty or not ASCII`)
 
 // badACELabel reports whether l starts with "xn--" (ASCII case-insensitive)

@@ -2,6 +2,7 @@ package idn
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,21 @@ func TestToUnicodeKeepsInvalidLabels(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Op != "ToUnicode" || e.Host != in {
 		t.Errorf("ToUnicode(%q) error = %v, want an *Error naming ToUnicode and the input", in, err)
+	}
+}
+
+// An A-label whose decoding begins with "xn--" again is no valid
+// A-label: shown decoded, it would be a non-ASCII "xn--" label, which
+// domain to ASCII refuses (a fuzz input of FuzzParseHost).
+func TestToUnicodeKeepsALabelThatDecodesToAnotherXNLabel(t *testing.T) {
+	for _, in := range []string{"xn--xn--00000-00c", "xn--xn--00000-00c.xn--mnchen-3ya.de"} {
+		got, err := ToUnicode(in)
+		if want := strings.Replace(in, "xn--mnchen-3ya", "münchen", 1); got != want || !errors.Is(err, errACELabel) {
+			t.Errorf("ToUnicode(%q) = %q, %v; want %q and %v", in, got, err, want, errACELabel)
+		}
+		if _, err := ToASCII(got); err != nil {
+			t.Errorf("ToASCII(ToUnicode(%q)) = %v: the display form must parse back", in, err)
+		}
 	}
 }
 
