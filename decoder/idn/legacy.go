@@ -24,8 +24,8 @@ import (
 //
 // The UTF-5 digits are those of draft-jseng-utf5-01 and its §3 example. The
 // "---" mark, the X--Y byte form and the "----2"/"----3" escapes follow the
-// description in cgigate issue 5; no draft text fixing them was found to
-// cite, so the handling of hyphen runs longer than three, of case, and of
+// description cgigate was specified from; no draft text fixing them was found
+// to cite, so the handling of hyphen runs longer than three, of case, and of
 // ASCII labels that merely look encoded is this package's own choice, made
 // so that encoding is reversible and decoding unambiguous.
 //
