@@ -210,6 +210,46 @@ func TestCharsetSourcesThroughTheBinary(t *testing.T) {
 	})
 }
 
+// In an EBCDIC charset every ASCII byte stands for another character:
+// ibm037 reads "L%A2%83%99%89%97%A3n" as "<script>" (Python:
+// b"L\xa2\x83\x99\x89\x97\xa3n".decode("cp037")). Whichever source names
+// one, the request is refused naming the label, as an unknown one is.
+func TestCharsetsThatAreNotASCIICompatibleAreRefused(t *testing.T) {
+	const script = "q=L%A2%83%99%89%97%A3n"
+	for _, tc := range []struct {
+		name, label string
+		a           answer
+	}{
+		{"a _charset_ field of a GET naming ibm037 is 400", "ibm037", get(t, "_charset_=ibm037&"+script, acceptJSON, "application/json")},
+		{"a _charset_ field of a POST naming an alias of ibm037 is 400", "ebcdic-cp-us",
+			postCGI(t, "application/x-www-form-urlencoded", "_charset_=ebcdic-cp-us&"+script, acceptJSON, "application/json")},
+		{"a query hint [IBM037]: is 400", "IBM037", get(t, "[IBM037]:"+script, acceptJSON, "application/json")},
+		{"a query hint [charset:cp01140]: is 400", "cp01140", get(t, "[charset:cp01140]:"+script, acceptJSON, "application/json")},
+		{"a Content-Type charset=ibm1047 is 400", "ibm1047",
+			postCGI(t, "application/x-www-form-urlencoded; charset=ibm1047", script, acceptJSON, "application/json")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, st := jsonError(t, tc.a.body)
+			if tc.a.status != 400 || st != 400 || !strings.Contains(msg, tc.label) {
+				t.Errorf("status %d/%d message %q; want 400 naming %q", tc.a.status, st, msg, tc.label)
+			}
+			if strings.Contains(tc.a.body, "script") {
+				t.Errorf("the refusal shows the decoded payload: %s", tc.a.body)
+			}
+		})
+	}
+	t.Run("CGIGATE_CHARSET=ibm037 is a 500 misconfiguration that says why on stderr", func(t *testing.T) {
+		a := get(t, script, "CGIGATE_CHARSET", "ibm037", acceptJSON, "application/json")
+		msg, st := jsonError(t, a.body)
+		if a.status != 500 || st != 500 || strings.Contains(msg, "ibm037") {
+			t.Errorf("status %d/%d message %q", a.status, st, msg)
+		}
+		if !strings.Contains(a.stderr, `CGIGATE_CHARSET="ibm037"`) || !strings.Contains(a.stderr, "ASCII") {
+			t.Errorf("stderr %q does not name the setting and the reason", a.stderr)
+		}
+	})
+}
+
 // xss are payloads for every rendered place (names, values, keywords),
 // each with what must never appear in the HTML if it is escaped.
 var xss = []struct{ payload, never string }{

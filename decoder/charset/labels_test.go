@@ -50,13 +50,22 @@ func TestLookupMapsEveryWHATWGLabelToItsEncoding(t *testing.T) {
 }
 
 func TestLookupRefusesWhatTheStandardRefuses(t *testing.T) {
-	for _, tc := range []struct{ name, label string }{
-		{"an empty label is unknown", ""},
-		{"a label of white space only is unknown", " \t"},
-		{"a label with a no-break space around it is unknown (only ASCII white space is trimmed)", "\u00a0utf-8"},
-		{"a label with an ideographic space is unknown", "utf-8\u3000"},
-		{"UTF-7 is not an encoding the standard knows", "utf-7"},
-		{"a made-up label is unknown", "x-no-such-charset"},
+	// EBCDIC is IANA's only; in it the bytes of ASCII text are other
+	// characters (TestTheTablesIBM037ReadsASCIIBytesAsOtherASCII).
+	const ebcdic = "is not ASCII-compatible"
+	for _, tc := range []struct{ name, label, says string }{
+		{"an empty label is unknown", "", "unknown"},
+		{"a label of white space only is unknown", " \t", "unknown"},
+		{"a label with a no-break space around it is unknown (only ASCII white space is trimmed)", "\u00a0utf-8", "unknown"},
+		{"a label with an ideographic space is unknown", "utf-8\u3000", "unknown"},
+		{"UTF-7 is not an encoding the standard knows", "utf-7", "unknown"},
+		{"a made-up label is unknown", "x-no-such-charset", "unknown"},
+		{"EBCDIC ibm037 is refused", "ibm037", ebcdic},
+		{"its alias cp037 is refused in upper case", "CP037", ebcdic},
+		{"its alias ebcdic-cp-us is refused with white space around it", " ebcdic-cp-us\t", ebcdic},
+		{"EBCDIC ibm1047 is refused", "ibm1047", ebcdic},
+		{"EBCDIC ibm01140 is refused", "ibm01140", ebcdic},
+		{"its alias ebcdic-us-37+euro is refused", "ebcdic-us-37+euro", ebcdic},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Lookup(tc.label)
@@ -64,8 +73,8 @@ func TestLookupRefusesWhatTheStandardRefuses(t *testing.T) {
 			if !errors.As(err, &u) || u.Label != tc.label {
 				t.Fatalf("Lookup(%q) = %v, %v; want *UnknownError naming the label", tc.label, c, err)
 			}
-			if !strings.Contains(err.Error(), "charset") {
-				t.Errorf("error %q does not name the package's operation", err)
+			if !strings.Contains(err.Error(), "charset") || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %q does not name the package's operation and say %q", err, tc.says)
 			}
 		})
 	}

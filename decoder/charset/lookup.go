@@ -98,7 +98,9 @@ type encID uint8
 // "get an encoding" (§ 4.2) and then IANA's registry. Labels of UTF-16 give
 // UTF-8, as "get an output encoding" (§ 4.3) does for forms and URLs; the
 // "replacement" encoding, which turns any input into a single U+FFFD, is
-// refused rather than silently losing the data.
+// refused rather than silently losing the data, and so are the encodings
+// IANA names in which ASCII bytes are other characters (EBCDIC: ibm037,
+// ibm1047, ibm01140), which the Encoding Standard does not know.
 //
 // The labels are those of x/text's htmlindex (the Encoding Standard's) and
 // ianaindex (IANA's), with the names those packages give, in a table
@@ -114,14 +116,28 @@ func Lookup(label string) (*Charset, error) {
 	if !ok {
 		return nil, &UnknownError{Label: label}
 	}
-	name := e.name
+	return newCharset(label, e.name, e.enc.encoding(), e.enc.asciiCompatible())
+}
+
+// newCharset is the Charset Lookup gives for label, whose encoding is enc,
+// named name; asciiCompatible is encID.asciiCompatible. UTF-16 and the
+// replacement encoding fail that test too, but have their own answers
+// first, the Encoding Standard's.
+func newCharset(label, name string, enc encoding.Encoding, asciiCompatible bool) (*Charset, error) {
 	switch name {
 	case "replacement":
 		return nil, &UnknownError{Label: label, Reason: "the WHATWG replacement encoding would turn the whole input into U+FFFD"}
-	case "utf-8", "utf-16be", "utf-16le":
+	case "utf-8", "utf-16", "utf-16be", "utf-16le":
+		// "utf-16" is IANA's UTF-16 with a byte order mark (csUTF16),
+		// which the Encoding Standard does not know: as its UTF-16 labels.
 		return UTF8, nil
 	}
-	return &Charset{name: name, enc: fix(name, e.enc.encoding()), restoreASCII: restoresASCII(name)}, nil
+	if !asciiCompatible {
+		// The gateway splits a form on its raw ASCII bytes and then
+		// decodes: that is sound only if ASCII bytes stay themselves.
+		return nil, &UnknownError{Label: label, Reason: name + " is not ASCII-compatible: the bytes of ASCII text stand for other characters in it"}
+	}
+	return &Charset{name: name, enc: fix(name, enc), restoreASCII: restoresASCII(name)}, nil
 }
 
 // MustLookup is Lookup for labels known at compile time; it panics on error.

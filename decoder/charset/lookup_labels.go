@@ -1201,3 +1201,16 @@ func (id encID) encoding() encoding.Encoding {
 	}
 	return nil
 }
+
+// asciiCompatible reports whether every byte 00-7F standing alone decodes
+// in id's encoding to the same code point or is reported invalid, and the
+// printable ones in a row decode to themselves. Lookup refuses the rest:
+// in EBCDIC, 4C is "<", so a form's ASCII bytes would turn into other
+// ASCII after the gateway split and checked them.
+func (id encID) asciiCompatible() bool {
+	switch id {
+	case encUTF16BE, encUTF16LE, encUTF16, encReplacement, encCodePage037, encCodePage1047, encCodePage1140:
+		return false
+	}
+	return true
+}

@@ -46,8 +46,8 @@ func oldResolve(trimmed string) (name string, enc encoding.Encoding, ok bool) {
 	return name, enc, true
 }
 
-// oldLookup is Lookup as it was before the table, line for line (the
-// wrappers it applies, fix and restoresASCII, were a map then).
+// oldLookup is Lookup as it was before the table: what it does with the
+// encoding found is Lookup's own (newCharset).
 func oldLookup(label string) (*Charset, error) {
 	trimmed := strings.Trim(label, asciiWhitespace)
 	if trimmed == "" || strings.TrimSpace(trimmed) != trimmed {
@@ -57,13 +57,10 @@ func oldLookup(label string) (*Charset, error) {
 	if !ok {
 		return nil, &UnknownError{Label: label}
 	}
-	switch name {
-	case "replacement":
-		return nil, &UnknownError{Label: label, Reason: "the WHATWG replacement encoding would turn the whole input into U+FFFD"}
-	case "utf-8", "utf-16be", "utf-16le":
-		return UTF8, nil
-	}
-	return &Charset{name: name, enc: fix(name, enc), restoreASCII: restoresASCII(name)}, nil
+	// Whether the encoding is ASCII-compatible is this package's test of
+	// it (asciiDeparture), not the table's: the two must agree.
+	raw := &Charset{name: name, enc: fix(name, enc), restoreASCII: restoresASCII(name)}
+	return newCharset(label, name, enc, departureOf(raw) == "")
 }
 
 // ianaAliases are the keys of ianaindex's alias map, read by reflection: the

@@ -268,7 +268,24 @@ func main() {
 			fmt.Fprintf(&b, "case %s:\nreturn %s\n", c.ident, c.expr)
 		}
 	}
-	b.WriteString("}\nreturn nil\n}\n")
+	b.WriteString("}\nreturn nil\n}\n\n")
+	b.WriteString("// asciiCompatible reports whether every byte 00-7F standing alone decodes\n")
+	b.WriteString("// in id's encoding to the same code point or is reported invalid, and the\n")
+	b.WriteString("// printable ones in a row decode to themselves. Lookup refuses the rest:\n")
+	b.WriteString("// in EBCDIC, 4C is \"<\", so a form's ASCII bytes would turn into other\n")
+	b.WriteString("// ASCII after the gateway split and checked them.\n")
+	var incompatible []string
+	for i := range candidates {
+		c := &candidates[i]
+		if used[c] && !asciiCompatible(c.enc) {
+			incompatible = append(incompatible, c.ident)
+		}
+	}
+	if len(incompatible) == 0 {
+		// Never so while the table names UTF-16: a switch needs a case.
+		log.Fatal("every encoding is ASCII-compatible: the test in asciiCompatible is broken")
+	}
+	fmt.Fprintf(&b, "func (id encID) asciiCompatible() bool {\nswitch id {\ncase %s:\nreturn false\n}\nreturn true\n}\n", strings.Join(incompatible, ", "))
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("%v\n%s", err, b.Bytes())
@@ -277,6 +294,28 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("%s: %d labels (htmlindex %d keys, ianaindex %d), %d encodings", *out, len(entries), len(html), len(iana), len(used))
+}
+
+// asciiCompatible is the test behind encID.asciiCompatible, made on x/text's
+// encoding as it is: a byte standing alone decodes to itself or to U+FFFD
+// (ISO-2022-JP's SO, SI and ESC, a lone byte of UTF-16), and the printable
+// bytes in a row decode to themselves (not UTF-16's pairs, not the one
+// U+FFFD of the replacement encoding). The tests of package charset check
+// more, on the encodings with the WHATWG fixes, and that Lookup refuses
+// exactly the encodings that fail.
+func asciiCompatible(e encoding.Encoding) bool {
+	var printable []byte
+	for b := range 0x80 {
+		got, err := e.NewDecoder().Bytes([]byte{byte(b)})
+		if err != nil || string(got) != string(rune(b)) && string(got) != "\uFFFD" {
+			return false
+		}
+		if b >= ' ' && b < 0x7F {
+			printable = append(printable, byte(b))
+		}
+	}
+	got, err := e.NewDecoder().Bytes(printable)
+	return err == nil && bytes.Equal(got, printable)
 }
 
 func find(e encoding.Encoding) *candidate {
