@@ -2,15 +2,22 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/apachetest"
 )
 
 func readRecords(t *testing.T, path string) []record {
@@ -22,7 +29,7 @@ func readRecords(t *testing.T, path string) []record {
 	defer f.Close()
 	var recs []record
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 64<<20)
 	for n := 1; sc.Scan(); n++ {
 		var r record
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
@@ -107,25 +114,25 @@ func TestRecording(t *testing.T) {
 			}
 		}
 	})
-	t.Run("a full disk is 503 and earlier records stay intact", func(t *testing.T) {
-		if _, err := os.Stat("/dev/full"); err != nil {
-			t.Skip("no /dev/full on this system")
-		}
+	t.Run("a file size limit hit mid-write is 503 and earlier records stay intact", func(t *testing.T) {
+		// A real short write: RLIMIT_FSIZE stops the write(2) part-way
+		// with EFBIG, as a full disk does.
 		path := filepath.Join(t.TempDir(), "records.jsonl")
 		postCGI(t, "application/x-www-form-urlencoded", "a=1", "CGIGATE_RECORD", path)
 		before, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := postCGI(t, "application/x-www-form-urlencoded", "a=2", "CGIGATE_RECORD", "/dev/full", acceptJSON, "application/json")
+		limited := []string{"sh", "-c", `ulimit -f 8 && exec "$0"`} // 8 blocks: 4 or 8 KiB
+		a := postCGIWithin(t, limited, "application/x-www-form-urlencoded", "a="+strings.Repeat("x", 64<<10), "CGIGATE_RECORD", path, acceptJSON, "application/json")
 		msg, st := jsonError(t, a.body)
-		if a.status != 503 || st != 503 || !strings.Contains(a.stderr, "no space left") {
+		if a.status != 503 || st != 503 || !strings.Contains(a.stderr, "file too large") {
 			t.Errorf("status %d message %q stderr %q", a.status, msg, a.stderr)
 		}
 		postCGI(t, "application/x-www-form-urlencoded", "a=3", "CGIGATE_RECORD", path)
 		after, _ := os.ReadFile(path)
 		if !strings.HasPrefix(string(after), string(before)) || len(readRecords(t, path)) != 2 {
-			t.Errorf("records before %q after %q", before, after)
+			t.Errorf("records before %q after %.300q", before, after)
 		}
 	})
 	t.Run("an unwritable record file is 503", func(t *testing.T) {
@@ -167,5 +174,183 @@ func TestWriteLineLeavesNothingPartial(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if string(got) != earlier {
 		t.Errorf("file %q; want %q", got, earlier)
+	}
+}
+
+// gatewayCmd is the gateway run on a POST of body as postCGI runs it,
+// started through prefix (a command that execs its last argument, as
+// sh -c '... exec "$0"' does; nil: none), its output kept in out and errb.
+func gatewayCmd(ctx context.Context, prefix []string, ct, body string, kv ...string) (cmd *exec.Cmd, out, errb *bytes.Buffer) {
+	argv := append(append([]string(nil), prefix...), bin)
+	cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
+	for k, v := range postEnv(ct, body, kv...) {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdin = strings.NewReader(body)
+	out, errb = new(bytes.Buffer), new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = out, errb
+	return cmd, out, errb
+}
+
+// postCGIWithin is postCGI through prefix, and with a deadline: a gateway
+// blocked in open(2) on a FIFO is killed after 30 s and fails the test
+// rather than hanging it (Apache would wait its Timeout, 300 s).
+func postCGIWithin(t *testing.T, prefix []string, ct, body string, kv ...string) answer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd, out, errb := gatewayCmd(ctx, prefix, ct, body, kv...)
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			t.Fatalf("the gateway had not answered after 30 s: %v\nstderr: %s", ctx.Err(), errb)
+		}
+		t.Fatalf("run: %v\nstderr: %s", err, errb)
+	}
+	return parseAnswer(t, out.Bytes(), errb.String())
+}
+
+func TestRecordIsNotEscapedForHTML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	const n = 256 << 10
+	value := strings.Repeat("<", n) + "&>\u2028 \"\\ \x01"
+	a := postCGI(t, "application/x-www-form-urlencoded", "a="+url.QueryEscape(value), "CGIGATE_RECORD", path)
+	if a.status != 200 {
+		t.Fatalf("status %d %s", a.status, a.body)
+	}
+	line, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Escaped for HTML, each '<' would be six bytes (\u003c).
+	if len(line) > n+300 {
+		t.Errorf("the record line of %d '<' is %d bytes", n, len(line))
+	}
+	if recs := readRecords(t, path); len(recs) != 1 || len(recs[0].Fields) != 1 || recs[0].Fields[0].Value != value {
+		t.Errorf("Go's encoding/json reads the record back otherwise: %.200v", recs)
+	}
+	// An independent reader: Python's json module.
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		apachetest.SkipOrFail(t, "python3 is not installed; the record is not read back by Python's json module")
+	}
+	got, err := exec.Command(python, "-c", `import json, sys
+rec = json.loads(open(sys.argv[1], encoding="utf-8").read())
+sys.stdout.buffer.write(rec["fields"][0]["value"].encode("utf-8"))`, path).Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	if string(got) != value {
+		t.Errorf("Python's json module reads the value back as %d bytes %.40q…; want %d bytes", len(got), got, len(value))
+	}
+}
+
+func TestRecordCarriesTheWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		warned     bool
+	}{
+		{"a request with warnings records them as rendered", "a=%zz&b=%", true},
+		{"a request without warnings has no warnings key", "a=1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "records.jsonl")
+			a := postCGI(t, "application/x-www-form-urlencoded", tc.body, "CGIGATE_RECORD", path, acceptJSON, "application/json")
+			if a.status != 200 {
+				t.Fatalf("status %d %s", a.status, a.body)
+			}
+			res := jsonResult(t, a.body)
+			if warned := len(res.Warnings) > 0; warned != tc.warned {
+				t.Fatalf("rendered warnings %q", res.Warnings)
+			}
+			recs := readRecords(t, path)
+			if len(recs) != 1 {
+				t.Fatalf("%d records", len(recs))
+			}
+			if got := recs[0].Warnings; tc.warned && !equal(got, res.Warnings) {
+				t.Errorf("recorded warnings %q; rendered %q", got, res.Warnings)
+			}
+			line, _ := os.ReadFile(path)
+			if has := bytes.Contains(line, []byte(`"warnings":`)); has != tc.warned {
+				t.Errorf("warnings key present: %v in %s", has, line)
+			}
+		})
+	}
+}
+
+func TestRecordFileMustBeRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, kind string
+	}{
+		{"a FIFO with no reader is refused at once, not waited on", fifo, "named pipe (FIFO)"},
+		{"a directory is refused", dir, "directory"},
+		{"a character device such as /dev/null is refused", "/dev/null", "character device"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := postCGIWithin(t, nil, "application/x-www-form-urlencoded", "a=1", "CGIGATE_RECORD", tc.path, acceptJSON, "application/json")
+			_, st := jsonError(t, a.body)
+			if a.status != 503 || st != 503 {
+				t.Errorf("status %d %s", a.status, a.body)
+			}
+			if want := tc.kind + ", not a regular file"; !strings.Contains(a.stderr, want) {
+				t.Errorf("stderr %q; want it to say %q", a.stderr, want)
+			}
+		})
+	}
+}
+
+func TestPartialLastLineIsCutOff(t *testing.T) {
+	const whole = "{\"time\":\"2001-02-03T04:05:06Z\",\"fields\":[]}\n"
+	for _, tc := range []struct {
+		name, before, kept string
+		sideIsDir          bool
+	}{
+		{"a line cut mid-way is moved to the side file", whole + `{"time":"20`, whole, false},
+		{"a file of only a partial line is emptied into the side file", `{"ti`, "", false},
+		{"a file of whole lines is left as it is", whole + whole, whole + whole, false},
+		{"when the side file cannot be written the cut bytes are counted in the error log", whole + `{"time":"20`, whole, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "records.jsonl")
+			if err := os.WriteFile(path, []byte(tc.before), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			side := path + ".partial"
+			if tc.sideIsDir {
+				if err := os.Mkdir(side, 0o750); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a := postCGI(t, "application/x-www-form-urlencoded", "a=new", "CGIGATE_RECORD", path)
+			if a.status != 200 {
+				t.Fatalf("status %d %s", a.status, a.body)
+			}
+			after, _ := os.ReadFile(path)
+			if !strings.HasPrefix(string(after), tc.kept) {
+				t.Fatalf("file %q; want it to begin with %q", after, tc.kept)
+			}
+			recs := readRecords(t, path)
+			if last := recs[len(recs)-1]; len(last.Fields) != 1 || last.Fields[0].Value != "new" {
+				t.Errorf("last record %+v", last)
+			}
+			cut := tc.before[len(tc.kept):]
+			sideBytes, err := os.ReadFile(side)
+			switch {
+			case tc.sideIsDir:
+				if want := fmt.Sprintf("%d bytes of a partial line", len(cut)); !strings.Contains(a.stderr, want) {
+					t.Errorf("stderr %q; want it to say %q", a.stderr, want)
+				}
+			case cut == "":
+				if !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("side file made: %q %v", sideBytes, err)
+				}
+			case string(sideBytes) != cut+"\n":
+				t.Errorf("side file %q (%v); want %q", sideBytes, err, cut+"\n")
+			}
+		})
 	}
 }
