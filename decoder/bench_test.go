@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// benchInputs are the three shapes of issue 2: a large mostly-ASCII body,
+// benchInputs are the three shapes a large form takes: a mostly-ASCII body,
 // a heavily escaped one, and many small fields.
 func benchInputs() []struct{ name, body string } {
 	var ascii, escaped, many strings.Builder

@@ -80,8 +80,8 @@ func startGateway(t *testing.T, opts apachetest.Options) *apachetest.Server {
 	return apachetest.Start(t, opts)
 }
 
-// result is the gateway's JSON rendering, the contract of issue 3 and
-// cmd/cgigate/README.md, decoded strictly: an unknown key is an error.
+// result is the gateway's JSON rendering, the contract that
+// cmd/cgigate/README.md documents, decoded strictly: an unknown key is an error.
 type result struct {
 	Kind          string    `json:"kind"`
 	Method        string    `json:"method"`

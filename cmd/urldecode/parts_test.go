@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// The issue's example: a bare [EUC] hint leaves euc-jp, euc-kr and gbk to
+// The example the gateway is known by (http:[EUC]//www.jacme.co.jp/...): a bare [EUC] hint leaves euc-jp, euc-kr and gbk to
 // sniffing, with the host's .jp as evidence. B0F5 BAFE is 印刷 in EUC-JP
 // (JIS X 0208 row 16 cell 85, row 26 cell 94) and 곰빤 in EUC-KR.
-func TestTheIssueExampleDecodesToJapanese(t *testing.T) {
+func TestTheJacmeExampleDecodesToJapanese(t *testing.T) {
 	for _, in := range []string{
 		"http:[EUC]//www.jacme.co.jp/%B0%F5%BA%FE.html",
 		"http:[EUC]://www.jacme.co.jp/%B0%F5%BA%FE.html",
@@ -141,7 +141,7 @@ func assertLinesInOrder(t *testing.T, out string, want []string) {
 	}
 }
 
-// The legacy label encodings, with the issue's (and draft-jseng-utf5's)
+// The legacy label encodings, with the project's own (and draft-jseng-utf5's)
 // examples as the truth, both ways, in hosts and in user parts.
 func TestLegacyIDNBothWays(t *testing.T) {
 	for _, tc := range []struct{ unicode, legacy string }{
