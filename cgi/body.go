@@ -26,7 +26,7 @@ import (
 // of unknown length (a chunked request through Apache) is 413 once it
 // passes Limits.Body. The body must arrive within Limits.ReadTimeout (408)
 // and be as long as its CONTENT_LENGTH (400). On error the partial form is
-// discarded, its files removed. On success, call Form.RemoveAll once the
+// discarded, its files closed. On success, call Form.Close once the
 // response is written.
 func ReadForm(r *Request, cfg Config) (form *Form, err error) {
 	switch r.Method {
@@ -42,7 +42,7 @@ func ReadForm(r *Request, cfg Config) (form *Form, err error) {
 	form = &Form{Method: r.Method}
 	defer func() {
 		if err != nil {
-			form.RemoveAll()
+			form.Close()
 			form = nil
 		}
 	}()

@@ -71,7 +71,7 @@ func FuzzServeEnv(f *testing.F) {
 				cgi.WriteError(w, r, err)
 				return
 			}
-			defer form.RemoveAll()
+			defer form.Close()
 			var out strings.Builder
 			for _, fd := range form.Fields {
 				fmt.Fprintf(&out, "%s=%s\n", fd.Name, fd.Value)

@@ -29,7 +29,7 @@ type rawFile struct {
 	contentType string
 	size        int64
 	sha256      string
-	path        string
+	content     *os.File
 }
 
 // readMultipart reads a multipart/form-data body (RFC 7578) with Go's
@@ -183,15 +183,19 @@ func multipartError(err error) error {
 	return &Error{Status: StatusBadRequest, Op: "multipart", Msg: "broken body (truncated, or no closing boundary)", Err: err}
 }
 
-// storeFile streams a file part to a temporary file, hashing it on the way.
-// The client's file name plays no part in the path.
+// storeFile streams a file part to a temporary file without a name
+// (openTemp), hashing it on the way. The client's file name plays no part
+// in it. The file stays open for File.Reader until Form.Close.
 func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
-	tf, err := os.CreateTemp(cfg.TempDir, "cgigate-part-")
+	dir := cfg.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	tf, err := openTemp(dir)
 	if err != nil {
 		return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
 	}
-	form.paths = append(form.paths, tf.Name()) // removed by RemoveAll, on error too
-	defer tf.Close()
+	form.stored = append(form.stored, tf) // closed by Form.Close, on error too
 	max := cfg.Limits.fileBytes()
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tf, h), io.LimitReader(p, max+1))
@@ -205,7 +209,7 @@ func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
 	if n > max {
 		return rawFile{}, errorf(StatusRequestEntityTooLarge, "multipart", "", "a file of more than %d bytes", max)
 	}
-	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), path: tf.Name()}, nil
+	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), content: tf}, nil
 }
 
 func isWriteError(err error) bool {
@@ -305,7 +309,7 @@ func decodeFiles(raws []rawFile, res *decoder.Result) ([]File, error) {
 		out = append(out, File{
 			Name: text(r.name, "name", i), Filename: fn,
 			ContentType: strings.ToValidUTF8(r.contentType, "\uFFFD"),
-			Size:        r.size, SHA256: r.sha256, Path: r.path,
+			Size:        r.size, SHA256: r.sha256, content: r.content,
 		})
 	}
 	return out, nil
