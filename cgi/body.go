@@ -79,7 +79,11 @@ func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evid
 	ct := r.Header.Get("Content-Type")
 	max := cfg.Limits.body()
 	if r.ContentLength > max {
-		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
+		sent := r.length
+		if sent == "" {
+			sent = fmt.Sprint(r.ContentLength)
+		}
+		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", sent, "more than %d bytes", max)
 	}
 	if r.ContentLength == 0 || r.Body == nil {
 		return nil, nil
