@@ -86,6 +86,12 @@ func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evid
 		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", sent, "more than %d bytes", max)
 	}
 	if r.ContentLength == 0 || r.Body == nil {
+		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" {
+			// Even a form with no entries has its closing boundary; an
+			// empty body is one cut before it, as an empty chunked one
+			// is found to be.
+			return nil, errorf(StatusBadRequest, "multipart", "", "empty body: not even the closing boundary (RFC 2046 § 5.1.1)")
+		}
 		return nil, nil
 	}
 	if ct == "" && r.ContentLength < 0 {
