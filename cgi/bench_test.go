@@ -52,7 +52,7 @@ func BenchmarkMultipart(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					f.RemoveAll()
+					f.Close()
 				}
 			})
 		}

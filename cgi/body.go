@@ -26,7 +26,7 @@ import (
 // of unknown length (a chunked request through Apache) is 413 once it
 // passes Limits.Body. The body must arrive within Limits.ReadTimeout (408)
 // and be as long as its CONTENT_LENGTH (400). On error the partial form is
-// discarded, its files removed. On success, call Form.RemoveAll once the
+// discarded, its files closed. On success, call Form.Close once the
 // response is written.
 func ReadForm(r *Request, cfg Config) (form *Form, err error) {
 	switch r.Method {
@@ -42,7 +42,7 @@ func ReadForm(r *Request, cfg Config) (form *Form, err error) {
 	form = &Form{Method: r.Method}
 	defer func() {
 		if err != nil {
-			form.RemoveAll()
+			form.Close()
 			form = nil
 		}
 	}()
@@ -79,9 +79,19 @@ func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evid
 	ct := r.Header.Get("Content-Type")
 	max := cfg.Limits.body()
 	if r.ContentLength > max {
-		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", fmt.Sprint(r.ContentLength), "more than %d bytes", max)
+		sent := r.length
+		if sent == "" {
+			sent = fmt.Sprint(r.ContentLength)
+		}
+		return nil, errorf(StatusRequestEntityTooLarge, "CONTENT_LENGTH", sent, "more than %d bytes", max)
 	}
 	if r.ContentLength == 0 || r.Body == nil {
+		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" {
+			// Even a form with no entries has its closing boundary; an
+			// empty body is one cut before it, as an empty chunked one
+			// is found to be.
+			return nil, errorf(StatusBadRequest, "multipart", "", "empty body: not even the closing boundary (RFC 2046 § 5.1.1)")
+		}
 		return nil, nil
 	}
 	if ct == "" && r.ContentLength < 0 {

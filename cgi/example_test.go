@@ -57,7 +57,7 @@ func ExampleReadForm() {
 		fmt.Println(cgi.StatusOf(err), err)
 		return
 	}
-	defer form.RemoveAll()
+	defer form.Close()
 	fmt.Println(form.Kind, form.Charset, form.CharsetSource)
 	for _, f := range form.Fields {
 		fmt.Println(f.Origin, f.Name, f.Value)
@@ -69,25 +69,31 @@ func ExampleReadForm() {
 	// body c 3
 }
 
-func ExampleForm_RemoveAll() {
+func ExampleForm_Close() {
 	body := "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\n\r\nhello\r\n--B--\r\n"
 	env := map[string]string{
 		"SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST",
 		"CONTENT_TYPE": "multipart/form-data; boundary=B", "CONTENT_LENGTH": fmt.Sprint(len(body)),
 	}
+	dir, _ := os.MkdirTemp("", "example-")
+	defer os.RemoveAll(dir)
 	r, _ := cgi.RequestFromMap(env, nil, strings.NewReader(body))
-	form, err := cgi.ReadForm(r, cgi.Config{})
+	form, err := cgi.ReadForm(r, cgi.Config{TempDir: dir})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	f := form.Files[0]
 	fmt.Println(f.Name, f.Filename, f.Size, f.SHA256[:16])
-	form.RemoveAll()
-	_, err = os.Stat(f.Path)
-	fmt.Println(errors.Is(err, os.ErrNotExist))
+	content, _ := io.ReadAll(f.Reader())
+	names, _ := os.ReadDir(dir)
+	fmt.Printf("%s, %d names in the folder\n", content, len(names))
+	form.Close()
+	_, err = io.ReadAll(f.Reader())
+	fmt.Println(errors.Is(err, os.ErrClosed))
 	// Output:
 	// f a.txt 5 2cf24dba5fb0a30e
+	// hello, 0 names in the folder
 	// true
 }
 

@@ -59,7 +59,7 @@ func readFormFrom(t *testing.T, env map[string]string, stdin io.Reader, cfg cgi.
 	}
 	f, err := cgi.ReadForm(r, cfg)
 	if f != nil {
-		t.Cleanup(func() { f.RemoveAll() })
+		t.Cleanup(func() { f.Close() })
 	}
 	return f, err
 }

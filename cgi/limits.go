@@ -80,7 +80,8 @@ func (l Limits) readTimeout() time.Duration {
 type Config struct {
 	Decoder decoder.Options
 	Limits  Limits
-	// TempDir holds multipart file parts while a request is answered;
-	// "" means os.TempDir().
+	// TempDir is the folder whose file system holds multipart file parts
+	// while a request is answered, as files without a name in it (see
+	// File); "" means os.TempDir().
 	TempDir string
 }

@@ -29,7 +29,7 @@ type rawFile struct {
 	contentType string
 	size        int64
 	sha256      string
-	path        string
+	content     *os.File
 }
 
 // readMultipart reads a multipart/form-data body (RFC 7578) with Go's
@@ -47,7 +47,11 @@ type rawFile struct {
 //     Limits.Parts parts (413);
 //   - a text part is at most the decoder's value limit, a file part at
 //     most Limits.FileBytes (413);
-//   - a body that ends without the closing boundary is 400.
+//   - a body that ends without the closing boundary is 400, and so is an
+//     empty one (readBody);
+//   - the boundary in the preamble or the epilogue, where Go would skip
+//     it and the part it opens, is 400; other bytes there are named in a
+//     warning (see boundaryScanner).
 func readMultipart(body io.Reader, params map[string]string, ct string, d *decoder.Decoder, raw *decoder.Raw, cfg Config, form *Form) ([]rawFile, error) {
 	boundary, ok := params["boundary"]
 	switch {
@@ -61,22 +65,36 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 	lim := cfg.Limits
 	// With no value limit, the body's still holds.
 	valueMax := min(int64(d.Options().Limits.Effective().ValueBytes), lim.body())
-	fs := &finalScanner{r: body, delim: []byte("--" + boundary + "--")}
-	mr := multipart.NewReader(fs, boundary)
+	bs := newBoundaryScanner(body, boundary)
+	mr := multipart.NewReader(bs, boundary)
 	var files []rawFile
 	for n := 0; ; n++ {
 		p, err := mr.NextRawPart()
-		if err == io.EOF {
-			if !fs.seen {
-				// Go also says io.EOF when the body ends inside a part's
-				// headers; only the closing delimiter ends a form.
-				return nil, errorf(StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
+		if n == 0 && (err == nil || err == io.EOF) {
+			// Go has read past the preamble.
+			if err := preambleCheck(bs, raw); err != nil {
+				return nil, err
 			}
+		}
+		if errors.Is(err, io.EOF) && !bs.seen {
+			// Go also says io.EOF when the body ends inside a part's
+			// headers, and wraps it when the body ends in the preamble;
+			// only the closing delimiter ends a form.
+			return nil, errorf(StatusBadRequest, "multipart", "", "body ended before the closing boundary (RFC 2046 § 5.1.1)")
+		}
+		if err == io.EOF {
 			// The epilogue after the closing delimiter is read too, so
 			// that a body shorter than its CONTENT_LENGTH is refused
-			// (400) before the form is used, as for every body type.
-			if _, err := io.Copy(io.Discard, body); err != nil {
+			// (400) before the form is used, as for every body type, and
+			// so that a part after the closing line is not lost unseen.
+			if _, err := io.Copy(io.Discard, bs); err != nil {
 				return nil, bodyError(err)
+			}
+			if bs.strayEpilogue {
+				return nil, errorf(StatusBadRequest, "multipart", "", "the boundary appears after the closing boundary: a part there would be lost (RFC 2046 § 5.1.1)")
+			}
+			if bs.epilogue > 0 {
+				raw.Warnings = append(raw.Warnings, fmt.Sprintf("%d bytes after the closing boundary ignored (an epilogue, RFC 2046 § 5.1.1)", bs.epilogue))
 			}
 			return files, nil
 		}
@@ -138,6 +156,19 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 	}
 }
 
+// preambleCheck refuses a preamble that holds the boundary (a delimiter
+// line with a byte before it, "A--B", which Go skips with the part it
+// opens) and names any other preamble in a warning.
+func preambleCheck(bs *boundaryScanner, raw *decoder.Raw) error {
+	if bs.strayPreamble {
+		return errorf(StatusBadRequest, "multipart", "", "the boundary appears before the first boundary line, not at the start of a line: the part it opens would be lost (RFC 2046 § 5.1.1)")
+	}
+	if bs.preamble > 0 {
+		raw.Warnings = append(raw.Warnings, fmt.Sprintf("%d bytes before the first boundary ignored (a preamble, RFC 2046 § 5.1.1)", bs.preamble))
+	}
+	return nil
+}
+
 // duplicateParam returns the name of a parameter given twice in a header
 // value such as a Content-Type or Content-Disposition ("boundary=abc;
 // boundary=abc"), or "". mime.ParseMediaType refuses a repeated name only
@@ -183,15 +214,19 @@ func multipartError(err error) error {
 	return &Error{Status: StatusBadRequest, Op: "multipart", Msg: "broken body (truncated, or no closing boundary)", Err: err}
 }
 
-// storeFile streams a file part to a temporary file, hashing it on the way.
-// The client's file name plays no part in the path.
+// storeFile streams a file part to a temporary file without a name
+// (openTemp), hashing it on the way. The client's file name plays no part
+// in it. The file stays open for File.Reader until Form.Close.
 func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
-	tf, err := os.CreateTemp(cfg.TempDir, "cgigate-part-")
+	dir := cfg.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	tf, err := openTemp(dir)
 	if err != nil {
 		return rawFile{}, &Error{Status: StatusInternalServerError, Op: "multipart", Msg: "temporary file", Err: errors.Join(ErrServer, err)}
 	}
-	form.paths = append(form.paths, tf.Name()) // removed by RemoveAll, on error too
-	defer tf.Close()
+	form.stored = append(form.stored, tf) // closed by Form.Close, on error too
 	max := cfg.Limits.fileBytes()
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tf, h), io.LimitReader(p, max+1))
@@ -205,7 +240,7 @@ func storeFile(p io.Reader, form *Form, cfg Config) (rawFile, error) {
 	if n > max {
 		return rawFile{}, errorf(StatusRequestEntityTooLarge, "multipart", "", "a file of more than %d bytes", max)
 	}
-	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), path: tf.Name()}, nil
+	return rawFile{size: n, sha256: hex.EncodeToString(h.Sum(nil)), content: tf}, nil
 }
 
 func isWriteError(err error) bool {
@@ -305,33 +340,84 @@ func decodeFiles(raws []rawFile, res *decoder.Result) ([]File, error) {
 		out = append(out, File{
 			Name: text(r.name, "name", i), Filename: fn,
 			ContentType: strings.ToValidUTF8(r.contentType, "\uFFFD"),
-			Size:        r.size, SHA256: r.sha256, Path: r.path,
+			Size:        r.size, SHA256: r.sha256, content: r.content,
 		})
 	}
 	return out, nil
 }
 
-// finalScanner watches the bytes multipart.Reader reads for a closing
-// delimiter line ("--boundary--", then only white space up to the line's
-// end; RFC 2046 § 5.1.1). mime/multipart reports the end of a body whose
-// last part's headers were cut off as a plain io.EOF, as if the form had
-// ended; seen tells the two apart. A closing line anywhere in the stream
-// is where Go stops: in a part's body it ends the part, in a part's
-// headers it is a malformed header line (an error, not io.EOF).
-type finalScanner struct {
+// boundaryScanner watches, line by line, the bytes multipart.Reader reads,
+// for what Go passes over in silence (RFC 2046 § 5.1.1):
+//
+//   - the preamble, before the first delimiter line. Go skips it whole,
+//     so a boundary off the start of its line there ("A--B") hides the
+//     part it was meant to open: strayPreamble says the boundary appeared
+//     in the preamble, preamble counts its bytes other than white space.
+//   - the closing delimiter line ("--B--", then only white space up to the
+//     line's end). Go reports the end of a body cut inside a part's
+//     headers as the same io.EOF as the form's end; seen tells the two
+//     apart. The first closing line is where Go stops: in a part's body
+//     it ends the part, in a part's headers it is a malformed header line
+//     (an error, not io.EOF).
+//   - the epilogue after it, which Go never reads, so a part after a
+//     closing line sent too early would be lost: strayEpilogue says the
+//     boundary appeared there, epilogue counts its bytes other than white
+//     space.
+//
+// The boundary cannot hold CR or LF, so it is looked for within each line.
+type boundaryScanner struct {
 	r     io.Reader
-	delim []byte
-	pos   int // bytes of delim matched at the start of the current line
-	state int // 0 matching, 1 matched (white space may follow), 2 not a closing line
-	seen  bool
+	dash  []byte // "--" + boundary
+	close []byte // "--" + boundary + "--"
+	next  []int  // KMP: the length of dash matched after a mismatch
+	phase int    // inPreamble, inParts, inEpilogue
+
+	pos   int  // bytes of close matched at the start of the current line
+	state int  // lineMatching, lineClose, lineOpen, lineOther
+	k     int  // bytes of dash matched within the line (preamble, epilogue)
+	found bool // the line holds dash (preamble, epilogue)
+
+	seen                         bool
+	preamble, epilogue           int64
+	strayPreamble, strayEpilogue bool
 }
 
-func (f *finalScanner) Read(p []byte) (int, error) {
+const (
+	inPreamble = iota
+	inParts
+	inEpilogue
+)
+
+const (
+	lineMatching = iota // the line so far is a prefix of "--B--"
+	lineClose           // "--B--", white space may follow
+	lineOpen            // "--B" and white space, which may continue
+	lineOther           // not a delimiter line
+)
+
+func newBoundaryScanner(r io.Reader, boundary string) *boundaryScanner {
+	dash := []byte("--" + boundary)
+	next := make([]int, len(dash)+1)
+	for i, k := 1, 0; i < len(dash); i++ {
+		for k > 0 && dash[i] != dash[k] {
+			k = next[k]
+		}
+		if dash[i] == dash[k] {
+			k++
+		}
+		next[i+1] = k
+	}
+	return &boundaryScanner{r: r, dash: dash, close: append(dash[:len(dash):len(dash)], '-', '-'), next: next}
+}
+
+func isPadding(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+func (f *boundaryScanner) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	b := p[:n]
 	for i := 0; i < len(b); i++ {
 		c := b[i]
-		if f.state == 2 {
+		if f.state == lineOther && f.phase == inParts {
 			// Not a closing line: nothing matters before its end, which
 			// IndexByte finds many bytes at a time (a file part is mostly
 			// such lines; a byte-at-a-time scan was a fifth of the time
@@ -344,27 +430,75 @@ func (f *finalScanner) Read(p []byte) (int, error) {
 			c = '\n'
 		}
 		if c == '\n' {
-			f.seen = f.seen || f.state == 1
-			f.state, f.pos = 0, 0
+			f.endLine()
 			continue
 		}
+		if f.phase != inParts {
+			f.scanOutside(c)
+		}
 		switch f.state {
-		case 0:
-			if c == f.delim[f.pos] {
-				if f.pos++; f.pos == len(f.delim) {
-					f.state = 1
+		case lineMatching:
+			switch {
+			case f.pos < len(f.close) && c == f.close[f.pos]:
+				if f.pos++; f.pos == len(f.close) {
+					f.state = lineClose
 				}
-			} else {
-				f.state = 2
+			case f.pos == len(f.dash) && isPadding(c):
+				f.state = lineOpen
+			default:
+				f.state = lineOther
 			}
-		case 1:
-			if c != ' ' && c != '\t' && c != '\r' {
-				f.state = 2
+		case lineClose, lineOpen:
+			if !isPadding(c) {
+				f.state = lineOther
 			}
 		}
 	}
-	if err == io.EOF && f.state == 1 {
-		f.seen = true
+	if err == io.EOF {
+		f.endLine()
 	}
 	return n, err
+}
+
+// scanOutside counts a byte of the preamble or the epilogue and looks for
+// the boundary among them.
+func (f *boundaryScanner) scanOutside(c byte) {
+	if !isPadding(c) {
+		if f.phase == inPreamble {
+			f.preamble++
+		} else {
+			f.epilogue++
+		}
+	}
+	for f.k > 0 && c != f.dash[f.k] {
+		f.k = f.next[f.k]
+	}
+	if c == f.dash[f.k] {
+		if f.k++; f.k == len(f.dash) {
+			f.found = true
+			f.k = f.next[f.k]
+		}
+	}
+}
+
+// endLine ends the current line: a delimiter line moves to the next
+// phase, and a boundary elsewhere in the preamble or epilogue is stray.
+func (f *boundaryScanner) endLine() {
+	open := f.state == lineOpen || f.state == lineMatching && f.pos == len(f.dash)
+	closing := f.state == lineClose
+	if f.phase == inPreamble && (open || closing) {
+		// The delimiter line's own bytes were counted as preamble.
+		f.preamble -= int64(f.pos)
+	}
+	switch {
+	case f.phase == inPreamble && open:
+		f.phase = inParts
+	case f.phase != inEpilogue && closing:
+		f.phase, f.seen = inEpilogue, true
+	case f.phase == inPreamble && f.found:
+		f.strayPreamble = true
+	case f.phase == inEpilogue && f.found:
+		f.strayEpilogue = true
+	}
+	f.pos, f.state, f.k, f.found = 0, lineMatching, 0, false
 }

@@ -3,6 +3,8 @@ package cgi_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,15 +38,15 @@ func TestMultipart(t *testing.T) {
 		if fl.Name != "up" || fl.Filename != "notes.txt" || fl.ContentType != "text/plain" || fl.Size != int64(len(content)) || fl.SHA256 != hex.EncodeToString(sum[:]) {
 			t.Errorf("file %+v", fl)
 		}
-		stored, err := os.ReadFile(fl.Path)
+		stored, err := io.ReadAll(fl.Reader())
 		if err != nil || string(stored) != content {
 			t.Errorf("stored %q, %v", stored, err)
 		}
-		if err := f.RemoveAll(); err != nil {
+		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(fl.Path); !os.IsNotExist(err) {
-			t.Errorf("temporary file left after RemoveAll: %v", err)
+		if _, err := io.ReadAll(fl.Reader()); !errors.Is(err, os.ErrClosed) {
+			t.Errorf("read after Close: %v; want os.ErrClosed", err)
 		}
 	})
 	t.Run("a form of files only is a form", func(t *testing.T) {
@@ -78,7 +80,7 @@ func TestMultipart(t *testing.T) {
 			t.Errorf("left in the temporary folder: %v", left)
 		}
 	})
-	t.Run("RemoveAll removes every stored file, and only those", func(t *testing.T) {
+	t.Run("stored files have no name in the temporary folder, and each reader starts at the first byte", func(t *testing.T) {
 		dir := t.TempDir()
 		other := filepath.Join(dir, "not-the-gateways")
 		if err := os.WriteFile(other, nil, 0o600); err != nil {
@@ -91,12 +93,18 @@ func TestMultipart(t *testing.T) {
 		if err != nil || len(f.Files) != 2 {
 			t.Fatalf("files %v (%v)", f, err)
 		}
-		if err := f.RemoveAll(); err != nil {
-			t.Fatal(err)
-		}
 		left, _ := os.ReadDir(dir)
 		if len(left) != 1 || left[0].Name() != "not-the-gateways" {
-			t.Errorf("left in the temporary folder: %v", left)
+			t.Errorf("in the temporary folder while the form is open: %v", left)
+		}
+		for i, want := range []string{"first", "second", "first"} {
+			got, err := io.ReadAll(f.Files[i%2].Reader())
+			if err != nil || string(got) != want {
+				t.Errorf("file %d read %q, %v; want %q", i%2, got, err, want)
+			}
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
 		}
 	})
 	t.Run("a file name is decoded in the request's charset", func(t *testing.T) {
@@ -124,8 +132,8 @@ func TestMultipart(t *testing.T) {
 			if fl.Filename != fn {
 				t.Errorf("filename %q; want %q as sent", fl.Filename, fn)
 			}
-			if !strings.HasPrefix(fl.Path, dir+string(filepath.Separator)) || strings.Contains(fl.Path, "win.ini") || strings.Contains(fl.Path, "passwd") {
-				t.Errorf("stored at %q", fl.Path)
+			if left, _ := os.ReadDir(dir); len(left) != 0 {
+				t.Errorf("named in the temporary folder: %v", left)
 			}
 		}
 	})
@@ -133,30 +141,75 @@ func TestMultipart(t *testing.T) {
 
 func TestMultipartEnds(t *testing.T) {
 	head := "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n"
-	for _, tc := range []struct{ name, body string }{
-		{"a closing boundary with CRLF ends the form", head + "--XyZ--\r\n"},
-		{"a closing boundary without CRLF ends the form", head + "--XyZ--"},
-		{"white space after the closing boundary is padding", head + "--XyZ-- \t\r\n"},
-		{"an epilogue after the closing boundary is ignored", head + "--XyZ--\r\nepilogue\r\n--XyZ\r\n"},
-		{"a preamble before the first boundary is ignored", "preamble\r\n" + head + "--XyZ--\r\n"},
-		{"bare LF line ends are read", strings.ReplaceAll(head+"--XyZ--\r\n", "\r\n", "\n")},
+	for _, tc := range []struct{ name, body, warn string }{
+		{"a closing boundary with CRLF ends the form", head + "--XyZ--\r\n", ""},
+		{"a closing boundary without CRLF ends the form", head + "--XyZ--", ""},
+		{"white space after the closing boundary is padding", head + "--XyZ-- \t\r\n", ""},
+		{"blank lines after the closing boundary are no epilogue", head + "--XyZ--\r\n\r\n \r\n", ""},
+		{"an epilogue after the closing boundary is ignored with a warning", head + "--XyZ--\r\nepilogue\r\n", "8 bytes after the closing boundary ignored"},
+		{"a preamble before the first boundary is ignored with a warning", "preamble\r\n" + head + "--XyZ--\r\n", "8 bytes before the first boundary ignored"},
+		{"a CRLF before the first boundary is no preamble", "\r\n" + head + "--XyZ--\r\n", ""},
+		{"white space after the first boundary is padding", strings.Replace(head, "--XyZ\r\n", "--XyZ \t\r\n", 1) + "--XyZ--\r\n", ""},
+		{"bare LF line ends are read", strings.ReplaceAll(head+"--XyZ--\r\n", "\r\n", "\n"), ""},
+		{"a boundary inside a part's value, off the line start, is data", strings.Replace(head, "A\r\n", "x--XyZ\r\n", 1) + "--XyZ--\r\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := readForm(t, post(mpType, tc.body), tc.body, cgi.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := fieldsOf(f); len(got) != 1 || got[0] != [3]string{"a", "A", "body"} {
+			want := "A"
+			if strings.Contains(tc.name, "inside a part's value") {
+				want = "x--XyZ"
+			}
+			if got := fieldsOf(f); len(got) != 1 || got[0] != [3]string{"a", want, "body"} {
 				t.Errorf("fields %q", got)
+			}
+			w := strings.Join(f.Warnings, "\n")
+			if tc.warn == "" && w != "" || !strings.Contains(w, tc.warn) {
+				t.Errorf("warnings %q; want %q", f.Warnings, tc.warn)
 			}
 		})
 	}
-	t.Run("a form of no parts is empty", func(t *testing.T) {
+	// A browser sends this for a form with no entries (the HTML
+	// multipart/form-data encoding of an empty list): nothing is lost.
+	t.Run("a body of the closing boundary alone is an empty form, without a warning", func(t *testing.T) {
 		f, err := readForm(t, post(mpType, "--XyZ--\r\n"), "--XyZ--\r\n", cgi.Config{})
-		if err != nil || len(f.Fields) != 0 {
+		if err != nil || len(f.Fields) != 0 || len(f.Warnings) != 0 || f.Kind != decoder.Empty {
 			t.Errorf("%v %+v", err, f)
 		}
 	})
+}
+
+// Bodies whose parts Go's reader would skip without a word, and bodies
+// with no part where the Content-Type promised a multipart body.
+func TestMultipartLosesNoPartSilently(t *testing.T) {
+	part1 := "Content-Disposition: form-data; name=\"a\"\r\n\r\nA\r\n--XyZ--\r\n"
+	for _, tc := range []struct{ name, body, msg string }{
+		{"a byte before the first boundary line hides its part: 400", "A--XyZ\r\n" + part1, "before the first boundary line"},
+		{"a boundary line with more after it in the preamble is 400", "--XyZx\r\n--XyZ--\r\n", "before the first boundary line"},
+		{"a body that opens with the closing boundary, then a part, is 400", "--XyZ--\r\n--XyZ\r\n" + part1, "after the closing boundary"},
+		{"a part after the closing boundary is 400", "--XyZ\r\n" + part1 + "--XyZ\r\n" + part1, "after the closing boundary"},
+		{"an empty body is 400", "", "empty body"},
+		{"an empty body of unknown length is 400", "", "before the closing boundary"},
+		{"a body of only a preamble is 400", "junk\r\n", "before the closing boundary"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			env := post(mpType, tc.body)
+			if strings.Contains(tc.name, "unknown length") {
+				delete(env, "CONTENT_LENGTH")
+			}
+			f, err := readForm(t, env, tc.body, cgi.Config{TempDir: dir})
+			if f != nil {
+				t.Errorf("a form was returned: %+v", f)
+			}
+			wantStatus(t, err, 400)
+			if !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%v; want it to say %q", err, tc.msg)
+			}
+		})
+	}
 }
 
 // The rule for filename and filename* (corpus case 52).

@@ -2,17 +2,19 @@ package cgi
 
 import (
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 )
 
-// validContentLength accepts only ^[0-9]{1,10}$: RFC 3875 § 4.1.2 says
-// 1*digit; ten digits bound it below 10 GB, far beyond any limit.
+// validContentLength reports whether s is RFC 3875 § 4.1.2's 1*digit, of
+// any length: a decimal past any limit, even past int64, is a valid
+// length that is too large (413), not a malformed one (400).
 // strconv.ParseInt, which net/http/cgi uses, also takes "-1" and "+5".
 // (A loop, not a regexp: compiling one at init costs every CGI start.)
 func validContentLength(s string) bool {
-	if len(s) < 1 || len(s) > 10 {
+	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -36,12 +38,14 @@ type Request struct {
 	// is Accept) and CONTENT_TYPE as Content-Type. It never holds Proxy.
 	Header Header
 	// ContentLength is CONTENT_LENGTH, or -1 for a POST whose length is
-	// not known (a chunked request through Apache).
+	// not known (a chunked request through Apache). A CONTENT_LENGTH past
+	// int64 is math.MaxInt64, over every limit.
 	ContentLength int64
 	// Body is the body, cut at ContentLength; nil when there is none.
 	Body io.Reader
 
-	args []string // argv from the server: ISINDEX words, compared only
+	args   []string // argv from the server: ISINDEX words, compared only
+	length string   // CONTENT_LENGTH as sent, for the message refusing it
 }
 
 // FromProcess returns the request of the current CGI child process: its
@@ -69,8 +73,10 @@ func Environ(kv []string) map[string]string {
 //   - QUERY_STRING is the query (RFC 3875 § 4.1.7). net/http/cgi builds
 //     the URL from REQUEST_URI when it is set, which after a mod_rewrite
 //     differs from the query the server decided on.
-//   - CONTENT_LENGTH must match ^[0-9]{1,10}$ (RFC 3875 § 4.1.2); "-1",
-//     "+5", " 5", "1e3" are an *Error with status 400. RFC 3875 § 4.1.2
+//   - CONTENT_LENGTH must be 1*digit (RFC 3875 § 4.1.2); "-1", "+5",
+//     " 5", "1e3" are an *Error with status 400. Digits of any length are
+//     a length: one over Limits.Body is 413 in ReadForm, and one past
+//     int64 is kept as math.MaxInt64 to be refused the same way. RFC 3875 § 4.1.2
 //     has the server set CONTENT_LENGTH for any body, but Apache sets none
 //     for a chunked request and passes the de-chunked body on stdin,
 //     closing it at the end: a POST without CONTENT_LENGTH has a body of
@@ -127,8 +133,11 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*Req
 		}
 		return r, nil
 	}
-	n, _ := strconv.ParseInt(clen, 10, 64)
-	r.ContentLength = n
+	n, err := strconv.ParseInt(clen, 10, 64)
+	if err != nil {
+		n = math.MaxInt64 // only a range error is left: 1*digit past int64
+	}
+	r.ContentLength, r.length = n, clen
 	if n > 0 && stdin != nil {
 		r.Body = io.LimitReader(stdin, n)
 	}

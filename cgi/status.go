@@ -8,9 +8,12 @@ const (
 	StatusMethodNotAllowed      = 405
 	StatusRequestTimeout        = 408
 	StatusRequestEntityTooLarge = 413
+	StatusRequestURITooLong     = 414
 	StatusUnsupportedMediaType  = 415
-	StatusInternalServerError   = 500
-	StatusServiceUnavailable    = 503
+	// StatusRequestHeaderFieldsTooLarge is RFC 6585 § 5.
+	StatusRequestHeaderFieldsTooLarge = 431
+	StatusInternalServerError         = 500
+	StatusServiceUnavailable          = 503
 )
 
 // StatusText is the reason phrase of a status (RFC 9110 § 15), as the CGI
@@ -28,8 +31,12 @@ func StatusText(status int) string {
 		return "Request Timeout"
 	case StatusRequestEntityTooLarge:
 		return "Request Entity Too Large"
+	case StatusRequestURITooLong:
+		return "Request URI Too Long"
 	case StatusUnsupportedMediaType:
 		return "Unsupported Media Type"
+	case StatusRequestHeaderFieldsTooLarge:
+		return "Request Header Fields Too Large"
 	case StatusInternalServerError:
 		return "Internal Server Error"
 	case StatusServiceUnavailable:

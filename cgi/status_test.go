@@ -11,7 +11,8 @@ import (
 
 func TestStatusTextIsNetHTTPs(t *testing.T) {
 	for _, st := range []int{cgi.StatusOK, cgi.StatusBadRequest, cgi.StatusMethodNotAllowed, cgi.StatusRequestTimeout,
-		cgi.StatusRequestEntityTooLarge, cgi.StatusUnsupportedMediaType, cgi.StatusInternalServerError, cgi.StatusServiceUnavailable} {
+		cgi.StatusRequestEntityTooLarge, cgi.StatusRequestURITooLong, cgi.StatusUnsupportedMediaType, cgi.StatusRequestHeaderFieldsTooLarge,
+		cgi.StatusInternalServerError, cgi.StatusServiceUnavailable} {
 		if got, want := cgi.StatusText(st), http.StatusText(st); got != want {
 			t.Errorf("StatusText(%d) = %q; net/http says %q", st, got, want)
 		}

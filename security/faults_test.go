@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cgigate/cgigate/httpdconf"
 )
@@ -310,4 +311,83 @@ func needRoot(t *testing.T) {
 		}
 		t.Skip("needs root: Apache's children and the exec'd gateway must run as a user other than the files' owner")
 	}
+}
+
+// TestFaultClientDisconnectsMidUpload: a client sends the headers and half
+// of a multipart body with a large file part, then goes away. Apache ends
+// the CGI child (SIGTERM, then SIGKILL), and Go runs no deferred call on
+// either, so whatever the gateway would remove after the answer stays. The
+// file part has no name in TMPDIR (O_TMPFILE), so once the child is gone,
+// TMPDIR is empty.
+func TestFaultClientDisconnectsMidUpload(t *testing.T) {
+	const uploads = 3
+	const size = 4 << 20
+	head := "--X\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+	tail := "\r\n--X--\r\n"
+	for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
+		t.Run(fmt.Sprintf("through Apache %s, %d uploads cut half-way leave nothing in TMPDIR", mpm, uploads), func(t *testing.T) {
+			srv := apache(t, mpm)
+			dir := uploadDir(mpm)
+			for i := range uploads {
+				conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(conn, "POST /cgi-bin/cgigate-upload-%s HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=X\r\nContent-Length: %d\r\n\r\n%s",
+					mpm, len(head)+size+len(tail), head)
+				if _, err := conn.Write(make([]byte, size/2)); err != nil {
+					t.Fatal(err)
+				}
+				// The child is storing the file part: it holds a file in dir.
+				pid := holderOf(t, dir)
+				conn.Close()
+				if !gone(pid) {
+					t.Fatalf("upload %d: the CGI child %d still runs 60 s after the client left", i+1, pid)
+				}
+				if left, _ := os.ReadDir(dir); len(left) != 0 {
+					t.Errorf("upload %d: left in TMPDIR: %v", i+1, left)
+					for _, e := range left {
+						os.Remove(filepath.Join(dir, e.Name()))
+					}
+				}
+			}
+		})
+	}
+}
+
+// holderOf polls the open descriptors of every process (/proc/PID/fd) for
+// a file in dir, named or not (an unnamed one reads "dir/#inode
+// (deleted)"), and returns that process, for at most 30 s.
+func holderOf(t *testing.T, dir string) int {
+	t.Helper()
+	for range 3000 {
+		fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+		for _, fd := range fds {
+			if target, err := os.Readlink(fd); err == nil && strings.HasPrefix(target, dir+"/") {
+				var pid int
+				fmt.Sscanf(strings.TrimPrefix(fd, "/proc/"), "%d", &pid)
+				return pid
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no process opened a file in %s", dir)
+	return 0
+}
+
+// gone polls until process pid has ended (exited, or a zombie: its
+// descriptors are closed either way), for at most 60 s.
+func gone(pid int) bool {
+	for range 6000 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		// The state follows the command's closing parenthesis.
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && strings.HasPrefix(string(stat[i:]), ") Z") {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
 }

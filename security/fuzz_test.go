@@ -40,7 +40,7 @@ func serveForm(t *testing.T, env map[string]string, body []byte) (formErr error,
 			cgi.WriteError(w, r, err)
 			return
 		}
-		defer form.RemoveAll()
+		defer form.Close()
 		cgi.Respond(w, http.StatusOK, cgi.Text, []byte(fmt.Sprintf("%d fields %d files\n", len(form.Fields), len(form.Files))))
 	})
 	var buf bytes.Buffer

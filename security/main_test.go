@@ -51,8 +51,16 @@ func scripts() map[string]script {
 		"cgigate-timeout":    {env: []string{"CGIGATE_READ_TIMEOUT=1s"}},
 		"cgigate-small":      {env: []string{"CGIGATE_MAX_FIELDS=20", "CGIGATE_MAX_BODY=4096"}},
 		"cgigate-bigbody":    {env: []string{"CGIGATE_MAX_BODY=20000000"}},
+		// TMPDIR of its own for each MPM: TestFaultClientDisconnectsMidUpload
+		// counts what is left there.
+		"cgigate-upload-event":   {env: []string{"TMPDIR=" + uploadDir(httpdconf.MPMEvent)}},
+		"cgigate-upload-prefork": {env: []string{"TMPDIR=" + uploadDir(httpdconf.MPMPrefork)}},
 	}
 }
+
+// uploadDir is the TMPDIR of the cgigate-upload-MPM wrapper, 0777 so that
+// Apache's www-data children can store files in it.
+func uploadDir(mpm httpdconf.MPM) string { return filepath.Join(base, "upload-"+string(mpm)) }
 
 // scriptPath is the executable for name: the gateway or its wrapper.
 func scriptPath(name string) string {
@@ -99,7 +107,7 @@ func setUp() error {
 		path string
 		mode os.FileMode
 	}{{base, 0o755}, {filepath.Join(base, "bin"), 0o755}, {filepath.Join(base, "wrap"), 0o755},
-		{runDir, 0o777}, {indexDir, 0o755}, {filepath.Join(base, "secret"), 0o700}, {filepath.Join(base, "ro"), 0o755}} {
+		{runDir, 0o777}, {uploadDir(httpdconf.MPMEvent), 0o777}, {uploadDir(httpdconf.MPMPrefork), 0o777}, {indexDir, 0o755}, {filepath.Join(base, "secret"), 0o700}, {filepath.Join(base, "ro"), 0o755}} {
 		if err := os.MkdirAll(d.path, d.mode); err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func TestHandler(t *testing.T) {
 				cgi.WriteError(w, r, err)
 				return
 			}
-			defer f.RemoveAll()
+			defer f.Close()
 			var b strings.Builder
 			for _, fd := range f.Fields {
 				b.WriteString(fd.Name + "=" + fd.Value + " (" + fd.Origin + ")\n")

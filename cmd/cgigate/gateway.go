@@ -39,7 +39,7 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		cgi.WriteError(w, r, err)
 		return
 	}
-	defer form.RemoveAll()
+	defer form.Close()
 	if err := g.isindexFallback(form); err != nil {
 		cgi.WriteError(w, r, err)
 		return

@@ -11,8 +11,10 @@ import (
 	gocgi "net/http/cgi"
 	"net/http/fcgi"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/cgi/cgihttp"
 )
 
@@ -31,7 +33,7 @@ func serveHTTP(addr string, stdout io.Writer) int {
 	for _, s := range settings {
 		inherit = append(inherit, s.name)
 	}
-	h := &gocgi.Handler{Path: exe, Root: "/", InheritEnv: inherit}
+	h := fitsExec(&gocgi.Handler{Path: exe, Root: "/", InheritEnv: inherit})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Printf("cgigate: %v", err)
@@ -41,6 +43,49 @@ func serveHTTP(addr string, stdout io.Writer) int {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	log.Printf("cgigate: %v", srv.Serve(ln))
 	return 1
+}
+
+// maxExecString is Linux's MAX_ARG_STRLEN, 32 pages of 4 KiB: the longest
+// string execve(2) takes in argv or the environment, its NUL counted. A
+// longer one fails the exec with E2BIG, which net/http/cgi answers 500
+// ("argument list too long"). The request line and every header become
+// such strings: QUERY_STRING, REQUEST_URI, PATH_INFO and HTTP_*. (Apache
+// also puts an ISINDEX query's words in argv; net/http/cgi does not, and
+// each word is shorter than the query anyway.) The whole environment is
+// bounded too, by a quarter of the stack limit (2 MiB of the usual 8), but
+// the server's 1 MB bound on the request's header (MaxHeaderBytes) keeps
+// it below that.
+const maxExecString = 128 << 10
+
+// fitsExec answers a request whose URI would make a meta-variable longer
+// than maxExecString with 414, and one whose header would with 431 (RFC
+// 6585 § 5), before a child is started; the others go to h. The answers
+// are the gateway's own error answers, chosen by Accept.
+func fitsExec(h http.Handler) http.Handler {
+	fits := func(name, value string) bool { return len(name)+len("=")+len(value)+1 <= maxExecString }
+	tooLong := func(status int, what string, n int) *cgi.Error {
+		return &cgi.Error{Status: status, Op: "request", Msg: fmt.Sprintf("%s of %d bytes: a CGI meta-variable holds at most %d", what, n, maxExecString)}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var err *cgi.Error
+		uri := r.URL.RequestURI()
+		switch {
+		case !fits("REQUEST_URI", uri) || !fits("QUERY_STRING", r.URL.RawQuery) || !fits("PATH_INFO", r.URL.Path):
+			err = tooLong(cgi.StatusRequestURITooLong, "a URI", len(uri))
+		case !fits("HTTP_HOST", r.Host):
+			err = tooLong(cgi.StatusRequestHeaderFieldsTooLarge, "a Host header", len(r.Host))
+		}
+		for k, vs := range r.Header {
+			if v := strings.Join(vs, ", "); err == nil && !fits("HTTP_"+k, v) {
+				err = tooLong(cgi.StatusRequestHeaderFieldsTooLarge, "a "+k+" header", len(v))
+			}
+		}
+		if err == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		cgihttp.Handler(cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) { cgi.WriteError(w, r, err) })).ServeHTTP(w, r)
+	})
 }
 
 // serveFCGI serves the same handler over FastCGI. The configuration is

@@ -73,6 +73,42 @@ func TestHTTPMode(t *testing.T) {
 			t.Errorf("status %d body %s", resp.StatusCode, b)
 		}
 	})
+	// Linux's MAX_ARG_STRLEN (include/uapi/linux/binfmts.h, PAGE_SIZE *
+	// 32): the longest "NAME=value" string, its NUL counted, that execve
+	// takes. REQUEST_URI is the longest meta-variable a query makes.
+	const maxArgStrlen = 131072
+	fill := maxArgStrlen - len("REQUEST_URI=") - len("/?q=") - 1
+	for _, tc := range []struct {
+		name   string
+		target string
+		header string
+		status int
+	}{
+		{"a query whose REQUEST_URI fills execve's limit exactly reaches the child", "?q=" + strings.Repeat("a", fill), "", 0},
+		{"a query one byte longer is 414, not the exec's 500", "?q=" + strings.Repeat("a", fill+1), "", http.StatusRequestURITooLong},
+		{"an ISINDEX query of 200 KB is 414", "?" + strings.Repeat("word+", 40<<10), "", http.StatusRequestURITooLong},
+		{"a header of 200 KB is 431, not the exec's 500", "?q=1", strings.Repeat("b", 200<<10), http.StatusRequestHeaderFieldsTooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", u+tc.target, nil)
+			req.Header.Set("Accept", "application/json")
+			if tc.header != "" {
+				req.Header.Set("X-Big", tc.header)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			switch {
+			case tc.status == 0 && (resp.StatusCode == http.StatusInternalServerError || resp.StatusCode == http.StatusRequestURITooLong):
+				t.Errorf("status %d: %.200s", resp.StatusCode, b)
+			case tc.status != 0 && (resp.StatusCode != tc.status || !strings.Contains(string(b), fmt.Sprintf(`"status":%d`, tc.status))):
+				t.Errorf("status %d; want %d with the gateway's JSON error: %.200s", resp.StatusCode, tc.status, b)
+			}
+		})
+	}
 }
 
 func TestNoModeIsUsage(t *testing.T) {
