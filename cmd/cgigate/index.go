@@ -171,10 +171,10 @@ func buildIndex(dir string) (indexStats, error) {
 			}
 			return p
 		}
-		for _, t := range strings.FieldsFunc(fold(text).text, isTermSep) {
+		for t := range strings.FieldsFuncSeq(fold(text).text, isTermSep) { // no slice of a term per word
 			count(t).text++
 		}
-		for _, t := range strings.FieldsFunc(fold(title).text, isTermSep) {
+		for t := range strings.FieldsFuncSeq(fold(title).text, isTermSep) {
 			count(t).title++
 		}
 		for t, p := range counts {
