@@ -53,7 +53,12 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	res := newResult(form)
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
-		results, warns, err := search(g.cfg.indexDir, form.Keywords)
+		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
+		if err != nil {
+			cgi.WriteError(w, r, err)
+			return
+		}
+		results, warns, err := search(g.cfg.indexDir, needles)
 		if err != nil {
 			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return
@@ -103,11 +108,7 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 		return nil
 	}
 	words := strings.Fields(*value)
-	max := g.cfg.cgi.Decoder.Limits.Keywords
-	if max == 0 {
-		max = decoder.DefaultMaxKeywords
-	}
-	if max > 0 && len(words) > max {
+	if max := g.maxKeywords(); len(words) > max {
 		return &decoder.LimitError{Limit: "keywords", Max: max}
 	}
 	form.Kind, form.Keywords, form.Fields = decoder.ISINDEX, words, []decoder.Field{}
@@ -116,6 +117,9 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 	}
 	return nil
 }
+
+// maxKeywords is the most words a search may have: the decoder's limit.
+func (g *gateway) maxKeywords() int { return g.cfg.cgi.Decoder.Limits.Effective().Keywords }
 
 // Content-Security-Policy: the pages load nothing, the prompt runs only
 // its own script (by hash, CSP 3 § 8.2), forms post only to the gateway.

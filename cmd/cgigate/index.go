@@ -120,10 +120,16 @@ type indexPosting struct {
 // then renamed over the old one, so that a CGI process opening it meanwhile
 // sees either the old index or the new one, never a part (rename(2) is
 // atomic within a file system).
+//
+// dir may be a symbolic link: it is resolved once, as search does.
 func buildIndex(dir string) (indexStats, error) {
 	path := filepath.Join(dir, indexName)
 	st := indexStats{Path: path}
 	fail := func(err error) (indexStats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fail(err)
+	}
 	tmp, err := os.CreateTemp(dir, indexName+"-*.tmp")
 	if err != nil {
 		return fail(err)
@@ -165,10 +171,10 @@ func buildIndex(dir string) (indexStats, error) {
 			}
 			return p
 		}
-		for _, t := range strings.FieldsFunc(fold(text).text, isTermSep) {
+		for t := range strings.FieldsFuncSeq(fold(text).text, isTermSep) { // no slice of a term per word
 			count(t).text++
 		}
-		for _, t := range strings.FieldsFunc(fold(title).text, isTermSep) {
+		for t := range strings.FieldsFuncSeq(fold(title).text, isTermSep) {
 			count(t).title++
 		}
 		for t, p := range counts {

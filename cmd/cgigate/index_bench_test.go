@@ -60,7 +60,7 @@ func BenchmarkSearch(b *testing.B) {
 	path := filepath.Join(dir, indexName)
 	for _, q := range benchQueries {
 		b.Run(q.name, func(b *testing.B) {
-			needles := foldKeywords(q.words)
+			needles := needlesOf(b, q.words...)
 			var ix, sc time.Duration
 			for b.Loop() {
 				t0 := time.Now()

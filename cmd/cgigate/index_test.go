@@ -52,8 +52,8 @@ func corpus(t testing.TB, n int, seed uint64) string {
 
 // randomQuery draws one to three keywords from the documents' own words:
 // whole words, pieces of words cut at any rune, changed in case or width,
-// two words joined by a no-break space (one keyword spanning two terms
-// once folded), or white space alone.
+// two words joined by a no-break space (one keyword of two words once
+// folded), a repeat, or white space alone.
 func randomQuery(rng *rand.Rand, words []string) []string {
 	q := make([]string, 1+rng.IntN(3))
 	for i := range q {
@@ -73,7 +73,9 @@ func randomQuery(rng *rand.Rand, words []string) []string {
 		case 4:
 			w += "\u00a0" + words[rng.IntN(len(words))]
 		case 5:
-			w = []string{"\u00a0", "¨", "ß", "SS", "ﬁ", "ｲﾝｻﾂ", "印刷", "e\u0301", ".", ","}[rng.IntN(10)]
+			w = []string{"\u00a0", "¨", "ß", "SS", "ﬁ", "ｲﾝｻﾂ", "印刷", "e\u0301", ".", ",", "\ufdfa"}[rng.IntN(11)]
+		case 6: // a repeat, weighted
+			w = q[0]
 		}
 		q[i] = w
 	}
@@ -116,7 +118,7 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 			found := 0
 			for range 100 {
 				q := randomQuery(rng, words)
-				needles := foldKeywords(q)
+				needles := needlesOf(t, q...)
 				if len(needles) == 0 {
 					continue
 				}
@@ -147,7 +149,7 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range [][]string{{bench.Needle, bench.Hay}, {bench.Hay}, {"ｲﾝｻﾂ"}, {"a"}} {
-			needles := foldKeywords(q)
+			needles := needlesOf(t, q...)
 			want, _, _ := scan(dir, needles)
 			got, _, err := searchIndex(st.Path, needles)
 			if err != nil || !reflect.DeepEqual(got, want) {
@@ -359,15 +361,16 @@ func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
 		keyword string
 		want    []string
 	}{
-		{"NO-BREAK SPACE is a space under NFKC, so the keyword spans two terms", "STRASSE\u00a0und", []string{"tricky/strasse.txt"}},
-		{"a keyword across two terms matches pieces of both", "ße\u00a0u", []string{"tricky/strasse.txt"}},
-		{"an ordinary space in the text matches a no-break space in the keyword", "kaffee\u00a0tee", []string{"tricky/cafe.html"}},
-		{"pieces that are in a document but not side by side find nothing", "kaffee\u00a0test", nil},
+		{"NO-BREAK SPACE is a space under NFKC, so the keyword is two words", "STRASSE\u00a0und", []string{"tricky/strasse.txt"}},
+		{"the words of one keyword need not be side by side", "kaffee\u00a0test", []string{"tricky/cafe.html"}},
+		{"IDEOGRAPHIC SPACE separates words", "印刷\u3000NEEDLE", []string{"tricky/spaces.txt"}},
+		{"DIAERESIS folds to a space and a combining mark, which is a word", "e¨", []string{"tricky/cafe.html"}},
+		{"a word that no document has finds nothing, whatever the other word", "kaffee\u00a0zzyzx", nil},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
-			needles := foldKeywords([]string{tc.keyword})
-			if !strings.ContainsFunc(needles[0], isTermSep) {
-				t.Fatalf("fold(%q) = %q has no white space", tc.keyword, needles[0])
+			needles := needlesOf(t, tc.keyword)
+			if len(needles) < 2 {
+				t.Fatalf("fold(%q) gives the needles %+v", tc.keyword, needles)
 			}
 			got, _, err := searchIndex(st.Path, needles)
 			if err != nil {

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -21,12 +23,20 @@ type index struct {
 	terms  []byte
 	doctab []byte
 	warns  []string
+	cost   searchCost // of the searches so far
+}
+
+// searchCost is the work a search did in the index, counted for the tests
+// that bound a query's cost.
+type searchCost struct {
+	postings int // posting entries decoded
+	records  int // document records read and matched
 }
 
 // searchIndex answers a search from the index file at path. An error that
 // wraps fs.ErrNotExist means there is no index (the scan answers); any
 // other means the index cannot be used.
-func searchIndex(path string, needles []string) ([]searchResult, []string, error) {
+func searchIndex(path string, needles []needle) ([]searchResult, []string, error) {
 	ix, err := openIndex(path)
 	if err != nil {
 		return nil, nil, err
@@ -181,88 +191,104 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 	return nil
 }
 
-// search finds the documents containing every needle (folded keywords).
-// A needle without white space is looked up in the dictionary, and the
+// search finds the documents containing every needle. A needle (no white
+// space: queryNeedles cuts at it) is looked up in the dictionary, and the
 // posting lists give each document's score without reading it: only the
 // documents shown are read, for their title, URL and snippet, by match,
-// the function the scan uses. A needle with white space (a keyword that
-// folds to one, as U+00A0 does under NFKC) spans terms: its pieces
-// narrow the documents down, and match decides on each of them.
-func (ix *index) search(needles []string) ([]searchResult, error) {
-	var filters []string
-	exact := true
-	for _, n := range needles {
-		if strings.ContainsFunc(n, isTermSep) {
-			exact = false
-			filters = append(filters, strings.FieldsFunc(n, isTermSep)...)
-		} else {
-			filters = append(filters, n)
-		}
+// the function the scan uses.
+//
+// Each posting list is read once, whatever number of needles its term
+// holds: the term's weight (the sum of each needle's weight times its
+// count in the term) and the set of needles it holds are worked out from
+// the dictionary first. A query so decodes at most every posting entry
+// once, and reads at most maxResults documents.
+//
+// The file is checked as it is read: a document number outside the
+// table, a count that no build writes, a record whose path eachDoc would
+// not give (a link off the site) are errCorruptIndex.
+func (ix *index) search(needles []needle) ([]searchResult, error) {
+	words := (len(needles) + 63) / 64 // of a bit set of needles
+	type termHit struct {
+		weight int
+		has    []uint64
 	}
-	score := make([]int, ix.docs)
-	seen := make([]int, ix.docs) // how many filters a document has passed
-	for j, n := range filters {
-		err := ix.termsContaining(n, func(t, count int) error {
-			list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
-			if err != nil {
-				return err
+	hits := map[int]*termHit{}
+	for j, n := range needles {
+		err := ix.termsContaining(n.word, func(t, count int) error {
+			h := hits[t]
+			if h == nil {
+				h = &termHit{has: make([]uint64, words)}
+				hits[t] = h
 			}
-			r := reader{b: list}
-			doc := 0
-			for len(r.b) > 0 && r.err == nil {
-				doc += int(r.uvarint())
-				text, title := r.uvarint(), r.uvarint()
-				if r.err != nil || doc >= ix.docs {
-					return corrupt("posting list of %q", ix.term(t))
-				}
-				if seen[doc] == j {
-					seen[doc] = j + 1
-				}
-				if seen[doc] == j+1 {
-					score[doc] += count * int(text+3*title)
-				}
-			}
-			if r.err != nil {
-				return corrupt("posting list of %q", ix.term(t))
-			}
+			h.weight += n.weight * count
+			h.has[j/64] |= 1 << (j % 64)
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
+	terms := make([]int, 0, len(hits))
+	for t := range hits {
+		terms = append(terms, t)
+	}
+	sort.Ints(terms) // read the postings section in order
+	score := make([]int, ix.docs)
+	has := make([]uint64, ix.docs*words) // the needles each document holds
+	for _, t := range terms {
+		h := hits[t]
+		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
+		if err != nil {
+			return nil, err
+		}
+		r := reader{b: list}
+		for doc, first := 0, true; len(r.b) > 0; first = false {
+			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
+			// Numbers rise (a first delta may be 0) and stay in the table.
+			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
+				return nil, corrupt("posting list of %q", ix.term(t))
+			}
+			ix.cost.postings++
+			doc += int(delta)
+			score[doc] += h.weight * int(text+3*title)
+			for i, m := range h.has {
+				has[doc*words+i] |= m
+			}
+		}
+	}
+	all := make([]uint64, words)
+	for j := range needles {
+		all[j/64] |= 1 << (j % 64)
+	}
 	var cands []int
 	for d := range ix.docs {
-		if seen[d] == len(filters) {
+		if slices.Equal(has[d*words:(d+1)*words], all) {
 			cands = append(cands, d)
 		}
 	}
-	if exact {
-		// Documents are numbered in URL order: the scan's tie-break.
-		sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-		if len(cands) > maxResults {
-			cands = cands[:maxResults]
-		}
+	// Documents are numbered in URL order: the scan's tie-break.
+	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
+	if len(cands) > maxResults {
+		cands = cands[:maxResults]
 	}
 	var results []searchResult
 	for _, d := range cands {
+		ix.cost.records++
 		rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
 		if err != nil {
 			return nil, err
 		}
 		r := reader{b: rec}
 		rel, title, text := r.string(), r.string(), r.string()
-		if r.err != nil || len(r.b) != 0 {
+		if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
 			return nil, corrupt("document %d", d)
 		}
 		res, ok := match(title, text, needles)
-		if exact && (!ok || int(res.Score) != score[d]) {
+		if !ok || int(res.Score) != score[d] {
 			return nil, corrupt("document %d (%s) does not match its postings", d, rel)
 		}
-		if ok {
-			res.URL = docURL(rel)
-			results = append(results, res)
-		}
+		res.URL = docURL(rel)
+		results = append(results, res)
 	}
 	return rank(results), nil
 }

@@ -3,14 +3,27 @@ package main
 import (
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
-	"path/filepath"
-	"strings"
-	"testing"
+
+	"github.com/cgigate/cgigate/decoder"
 )
+
+// needlesOf is what queryNeedles makes of words under the default limit.
+func needlesOf(t testing.TB, words ...string) []needle {
+	t.Helper()
+	n, err := queryNeedles(words, decoder.DefaultMaxKeywords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
 
 // makeIndex writes docs (path -> content) into a new folder.
 func makeIndex(t *testing.T, docs map[string]string) string {
@@ -172,4 +185,45 @@ func TestFold(t *testing.T) {
 			}
 		}
 	})
+}
+
+// allocated is the bytes fn allocates on the heap.
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+func TestFoldMemoryIsBoundedByTheText(t *testing.T) {
+	const size = 1 << 20
+	for _, tc := range []struct {
+		name   string
+		unit   string // repeated to size bytes
+		factor uint64 // bytes allocated per byte of text, at most
+	}{
+		// U+FDFA folds to 18 letters and spaces, 33 bytes: 11 times its
+		// size, which the folded text holds twice (built, then a string)
+		// besides its growth; the map adds at most one span (12 bytes,
+		// with room to double) per rune.
+		{"a text of U+FDFA, whose folding is 11 times as long", "\ufdfa", 32},
+		{"a text of ﬁ, each folding to two letters", "ﬁ", 8},
+		{"a Japanese text, each rune its own folding, maps as one run", "印刷の手順", 4},
+		{"an ASCII text maps as one run", "Hello World. ", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := strings.Repeat(tc.unit, size/len(tc.unit))
+			var f folded
+			n := allocated(func() { f = fold(s) })
+			if n > tc.factor*uint64(len(s)) {
+				t.Errorf("fold allocated %d bytes for %d bytes of text; want at most %d times", n, len(s), tc.factor)
+			}
+			if runes := utf8.RuneCountInString(s); len(f.spans) > runes {
+				t.Errorf("%d spans for %d runes", len(f.spans), runes)
+			}
+			t.Logf("%d bytes allocated, %d spans", n, len(f.spans))
+		})
+	}
 }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// craftIndex rewrites the index at path as a tool could: it appends data
+// at the end of the file, makes section sec (secDocs or secPostings) reach
+// to the new end, points entry i of table (secDocTab or secTerms) at it,
+// and recomputes every checksum, so that only what the reader checks
+// beyond checksums can tell.
+func craftIndex(t *testing.T, path string, sec, table, i int, data []byte) {
+	t.Helper()
+	ix := indexSections(t, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := uint64(len(b)) - ix.secs[sec].off
+	b = append(b, data...)
+	ix.secs[sec].len = uint64(len(b)) - ix.secs[sec].off
+	tab := b[ix.secs[table].off : ix.secs[table].off+ix.secs[table].len]
+	e := tab[i*entrySize:]
+	binary.LittleEndian.PutUint64(e, off)
+	binary.LittleEndian.PutUint32(e[8:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(e[12:], checksum(data))
+	ix.secs[table].crc = checksum(tab)
+	copy(b, encodeHeader(ix.docs, len(ix.starts)-1, ix.secs))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"streets.txt": "Straße, Straße and STRASSE",
+		"other.txt":   "nothing to see",
+	})
+	path := filepath.Join(dir, indexName)
+	want := jsonResult(t, get(t, "strasse", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+	if len(want.Results) != 1 {
+		t.Fatalf("the scan found %+v", want.Results)
+	}
+	if _, err := buildIndex(dir); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	ix := indexSections(t, path)
+	var strasse int
+	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
+	record := func(rel string) []byte {
+		return appendString(appendString(appendString(nil, rel), rel), "Straße, Straße and STRASSE")
+	}
+	docNumber := 1 // streets.txt, after other.txt in URL order
+	for _, tc := range []struct {
+		name         string
+		sec, table   int
+		entry        int
+		data         []byte
+		logs         string
+		linkInAnswer string
+	}{
+		{"a posting delta of 2^64-1", secPostings, secTerms, strasse,
+			binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(nil, math.MaxUint64), 3), 0), "posting list", ""},
+		{"a posting count beyond 32 bits", secPostings, secTerms, strasse,
+			binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(nil, 1), math.MaxUint64), 0), "posting list", ""},
+		{"a path to another host", secDocs, secDocTab, docNumber, record("//evil.example/x.txt"), "document 1", "//evil.example"},
+		{"an absolute path", secDocs, secDocTab, docNumber, record("/etc/passwd"), "document 1", "/etc/passwd"},
+		{"a path up the tree", secDocs, secDocTab, docNumber, record("../secret.txt"), "document 1", "../secret"},
+		{"a path with a backslash", secDocs, secDocTab, docNumber, record(`..\secret.txt`), "document 1", "secret"},
+		{"a path with a NUL", secDocs, secDocTab, docNumber, record("streets.txt\x00.txt"), "document 1", "%00"},
+		{"a path that is no document", secDocs, secDocTab, docNumber, record("cgigate.conf"), "document 1", "cgigate.conf"},
+	} {
+		t.Run(tc.name+", checksums and all, is logged and the documents are scanned", func(t *testing.T) {
+			if err := os.WriteFile(path, good, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			craftIndex(t, path, tc.sec, tc.table, tc.entry, tc.data)
+			a := get(t, "strasse", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+			if a.status != 200 {
+				t.Fatalf("status %d: %s", a.status, a.body)
+			}
+			r := jsonResult(t, a.body)
+			if !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") {
+				t.Errorf("results %+v warnings %q; want %+v", r.Results, r.Warnings, want.Results)
+			}
+			if tc.linkInAnswer != "" && strings.Contains(a.body, tc.linkInAnswer) {
+				t.Errorf("the answer holds %q:\n%s", tc.linkInAnswer, a.body)
+			}
+			if !strings.Contains(a.stderr, "corrupt index file") || !strings.Contains(a.stderr, tc.logs) {
+				t.Errorf("stderr %q; want %q", a.stderr, tc.logs)
+			}
+		})
+	}
+}
+
+func TestIndexDirThroughASymlink(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "sub/b.html": "<title>Beta</title><p>alpha beta</p>", `back\slash.txt`: "alpha"})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	answer := func(d string) (int, []searchResult, []string) {
+		a := get(t, "alpha", "CGIGATE_INDEX_DIR", d, acceptJSON, "application/json")
+		r := jsonResult(t, a.body)
+		return a.status, r.Results, r.Warnings
+	}
+	check := func(t *testing.T) {
+		st, got, warns := answer(link)
+		_, want, wantWarns := answer(dir)
+		if st != 200 || len(want) != 2 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(warns, wantWarns) {
+			t.Errorf("through the link %d %+v %q; the folder %+v %q", st, got, warns, want, wantWarns)
+		}
+		if !strings.Contains(strings.Join(warns, "\n"), `back\slash.txt skipped: a backslash`) {
+			t.Errorf("warnings %q", warns)
+		}
+	}
+	t.Run("without an index, the scan through the link finds what it finds in the folder", check)
+	if out, err := execCommand("-index", link).CombinedOutput(); err != nil {
+		t.Fatalf("cgigate -index %s: %v %s", link, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, indexName)); err != nil {
+		t.Fatalf("cgigate -index through the link: %v", err)
+	}
+	t.Run("with an index built through the link, the same answers both ways, the index used", check)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cgigate/cgigate/decoder"
+)
+
+// worstQuery is 100 distinct words, each in many terms of a generated
+// corpus (its words are syllables of the letters below): the most
+// posting lists a query within the keyword limit can make the index read.
+func worstQuery() []string {
+	var q []string
+	for _, c := range "aeioubcdfghjklmnprstvwz" {
+		q = append(q, string(c))
+	}
+	for _, c := range "bcdfghjklmnprstvwz" {
+		for _, v := range "aeiou" {
+			if len(q) < decoder.DefaultMaxKeywords {
+				q = append(q, string(c)+string(v))
+			}
+		}
+	}
+	return q
+}
+
+// indexCost runs one search in the index at path and says what it did.
+func indexCost(t testing.TB, path string, needles []needle) searchCost {
+	t.Helper()
+	ix, err := openIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.f.Close()
+	if _, err := ix.search(needles); err != nil {
+		t.Fatal(err)
+	}
+	return ix.cost
+}
+
+func TestQueryCostIsBounded(t *testing.T) {
+	dir := corpus(t, 300, 3)
+	st, err := buildIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := indexCost(t, st.Path, needlesOf(t, "a"))
+	if one.postings < 1000 {
+		t.Fatalf("a one-letter word decodes only %d posting entries: the corpus proves nothing", one.postings)
+	}
+	for _, tc := range []struct {
+		name  string
+		query []string
+	}{
+		{"100 words that each hit many terms", worstQuery()},
+		{"one word 100 times", strings.Fields(strings.Repeat("e ", 100))},
+		{"100 words in one keyword, cut at spaces of every kind", []string{strings.Join(worstQuery(), "\u3000")}},
+	} {
+		t.Run(tc.name+" costs at most 10 times a one-letter word", func(t *testing.T) {
+			c := indexCost(t, st.Path, needlesOf(t, tc.query...))
+			if c.postings > 10*one.postings || c.records > 10*max(one.records, 1) {
+				t.Errorf("cost %+v; one word %+v", c, one)
+			}
+			t.Logf("cost %+v; one word %+v", c, one)
+		})
+	}
+	t.Run("a repeated word is read once, and weighs as often as it is given", func(t *testing.T) {
+		e := needlesOf(t, "e")
+		e3 := needlesOf(t, "e", "E", "ｅ")
+		if len(e3) != 1 || e3[0].weight != 3 {
+			t.Fatalf("needles %+v", e3)
+		}
+		if c1, c3 := indexCost(t, st.Path, e), indexCost(t, st.Path, e3); c1 != c3 {
+			t.Errorf("cost %+v for e thrice; %+v once", c3, c1)
+		}
+		got, _, err := searchIndex(st.Path, e3)
+		want, _, _ := scan(dir, e3)
+		once, _, _ := scan(dir, e)
+		if err != nil || !reflect.DeepEqual(got, want) || len(got) == 0 || got[0].Score != 3*once[0].Score {
+			t.Errorf("%v: index %+v\nscan %+v", err, got, want)
+		}
+	})
+	t.Run("more words than the limit, however the keywords hold them, are a LimitError", func(t *testing.T) {
+		for _, q := range [][]string{
+			strings.Fields(strings.Repeat("e ", 101)),
+			{strings.Repeat("e ", 2000)},
+			{strings.Repeat("e\u3000", 101)},
+			{strings.Repeat("\ufdfa", 34)}, // 3 spaces each once folded: 103 words
+		} {
+			_, err := queryNeedles(q, decoder.DefaultMaxKeywords)
+			var le *decoder.LimitError
+			if !errors.As(err, &le) || le.Limit != "keywords" || le.Max != decoder.DefaultMaxKeywords {
+				t.Errorf("%.40q: %v", q, err)
+			}
+		}
+	})
+	t.Run("an ISINDEX query of 2,000 words in one keyword is a 413", func(t *testing.T) {
+		q := strings.Repeat("e%20", 1999) + "e"
+		a := get(t, q, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		if msg, _ := jsonError(t, a.body); a.status != 413 || !strings.Contains(msg, "more than 100 keywords") {
+			t.Errorf("status %d %q", a.status, msg)
+		}
+	})
+}
+
+// BenchmarkWorstQuery searches the generated documents for the worst
+// query within the keyword limit and for one letter, in the index and by
+// the scan, and reports how many times the one letter's time the worst
+// query takes each way.
+//
+//	go test -run '^$' -bench WorstQuery -benchtime 3x ./cmd/cgigate
+func BenchmarkWorstQuery(b *testing.B) {
+	dir := searchCorpus(b)
+	path := filepath.Join(dir, indexName)
+	worst, one := needlesOf(b, worstQuery()...), needlesOf(b, "a")
+	for _, way := range []struct {
+		name   string
+		search func([]needle) error
+	}{
+		{"index", func(n []needle) error { _, _, err := searchIndex(path, n); return err }},
+		{"scan", func(n []needle) error { _, _, err := scan(dir, n); return err }},
+	} {
+		b.Run(way.name, func(b *testing.B) {
+			var tw, to time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if err := way.search(worst); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if err := way.search(one); err != nil {
+					b.Fatal(err)
+				}
+				tw, to = tw+t1.Sub(t0), to+time.Since(t1)
+			}
+			b.ReportMetric(float64(tw.Milliseconds())/float64(b.N), "worst-ms/op")
+			b.ReportMetric(float64(to.Milliseconds())/float64(b.N), "one-word-ms/op")
+			b.ReportMetric(float64(tw)/float64(to), "x-one-word")
+		})
+	}
+}
