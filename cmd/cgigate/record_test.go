@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/missing"
 )
 
 func readRecords(t *testing.T, path string) []record {
@@ -109,7 +111,7 @@ func TestRecording(t *testing.T) {
 	})
 	t.Run("a full disk is 503 and earlier records stay intact", func(t *testing.T) {
 		if _, err := os.Stat("/dev/full"); err != nil {
-			t.Skip("no /dev/full on this system")
+			missing.SkipOrFail(t, "no /dev/full on this system")
 		}
 		path := filepath.Join(t.TempDir(), "records.jsonl")
 		postCGI(t, "application/x-www-form-urlencoded", "a=1", "CGIGATE_RECORD", path)
