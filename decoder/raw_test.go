@@ -161,7 +161,7 @@ func TestWPTURLEncoded(t *testing.T) {
 		Input  string      `json:"input"`
 		Output [][2]string `json:"output"`
 	}
-	if err := json.Unmarshal(vectors.Read(t, "wpt-urlencoded-parser-data.json"), &cases); err != nil {
+	if err := json.Unmarshal(vectors.Read(t, "wpt/urlencoded-parser-data.json"), &cases); err != nil {
 		t.Fatal(err)
 	}
 	// The WHATWG parser ignores _charset_; cgigate takes it as the form's

@@ -182,7 +182,7 @@ func TestKelvinSignKeyIsRefused(t *testing.T) {
 	c := corpusCase(t, 34, "%E2%84%AAind=x")
 	bindEach(t, form("%E2%84%AAind=x"), func(t *testing.T, g bound) {
 		if len(g.fields) != 1 || g.fields[0].Name != "\u212Aind" {
-			t.Fatalf("fields %q (%s)", g.fields, c.Expect)
+			t.Fatalf("fields %q (%s)", g.fields, c.Want)
 		}
 		g.refuses(t, "\u212Aind")
 		if g.order.Kind != "" {
@@ -236,7 +236,7 @@ func TestNonCanonicalSliceIndexIsRefused(t *testing.T) {
 
 func TestNonFiniteNumbersAreRefused(t *testing.T) {
 	c := corpusCase(t, 70, "F=NaN")
-	for _, body := range []string{c.Input[:5], "F=Inf", "F=-Inf", "F=%2BInf", "F=1e309"} {
+	for _, body := range []string{c.Input, c.Also[0], c.Also[1], "F=%2BInf", "F=1e309"} {
 		t.Run(body, func(t *testing.T) {
 			bindEach(t, form(body), func(t *testing.T, g bound) {
 				g.refuses(t, "F")

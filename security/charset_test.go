@@ -22,7 +22,7 @@ func hinted(label, query string) request { return request{Query: "[" + label + "
 func TestUTF7IsNeverUsed(t *testing.T) {
 	c := corpusCase(t, 36, "q=%2BADw-script%2BAD4-")
 	t.Run("named by a hint, it is 400 naming the label", func(t *testing.T) {
-		each(t, hinted(c.CharsetHint, c.Input), func(t *testing.T, r response) {
+		each(t, hinted(c.Charset, c.Input), func(t *testing.T, r response) {
 			refused(t, r, http.StatusBadRequest, `"utf-7"`)
 		}, alsoPrefork())
 	})
@@ -40,7 +40,7 @@ func TestUTF7IsNeverUsed(t *testing.T) {
 
 func TestReplacementEncodingLabelsAre400(t *testing.T) {
 	c := corpusCase(t, 37, "q=abc")
-	for _, label := range strings.Split(c.CharsetHint, " / ") {
+	for _, label := range strings.Split(c.Charset, " / ") {
 		t.Run(label, func(t *testing.T) {
 			each(t, hinted(label, c.Input), func(t *testing.T, r response) {
 				refused(t, r, http.StatusBadRequest, `"`+label+`"`)
@@ -59,7 +59,7 @@ func TestReplacementEncodingLabelsAre400(t *testing.T) {
 func TestUTF16LabelDecodesAsUTF8(t *testing.T) {
 	c := corpusCase(t, 38, "q=%41%00")
 	rq := form(c.Input)
-	rq.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset="+c.CharsetHint)
+	rq.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset="+c.Charset)
 	each(t, rq, func(t *testing.T, r response) {
 		res := decoded(t, r)
 		if res.Charset != "utf-8" || res.CharsetSource != "content-type" {
@@ -96,21 +96,21 @@ func charsetCase(t *testing.T, id int, fragment, want, html string, payloads ...
 	t.Helper()
 	c := corpusCase(t, id, fragment)
 	t.Run("decoded with the Encoding Standard's decoder", func(t *testing.T) {
-		each(t, hinted(c.CharsetHint, c.Input), func(t *testing.T, r response) {
+		each(t, hinted(c.Charset, c.Input), func(t *testing.T, r response) {
 			res := decoded(t, r)
-			if res.Charset != c.CharsetHint || res.CharsetSource != "hint" {
+			if res.Charset != c.Charset || res.CharsetSource != "hint" {
 				t.Errorf("charset %s from %s", res.Charset, res.CharsetSource)
 			}
 			wantFields(t, res, q("q", want))
 		}, alsoPrefork())
 	})
 	t.Run("named by _charset_ instead, the same", func(t *testing.T) {
-		each(t, request{Query: c.Input + "&_charset_=" + c.CharsetHint}, func(t *testing.T, r response) {
-			wantFields(t, decoded(t, r), q("q", want), q("_charset_", c.CharsetHint))
+		each(t, request{Query: c.Input + "&_charset_=" + c.Charset}, func(t *testing.T, r response) {
+			wantFields(t, decoded(t, r), q("q", want), q("_charset_", c.Charset))
 		})
 	})
 	t.Run("rendered escaped", func(t *testing.T) {
-		rq := hinted(c.CharsetHint, c.Input)
+		rq := hinted(c.Charset, c.Input)
 		rq.Accept = "text/html"
 		each(t, rq, func(t *testing.T, r response) { wantHTML(t, r, "<td>"+html+"</td>") }, noRaw(payloads...))
 	})

@@ -21,8 +21,9 @@ import (
 // (CVE-2014-0231 is a CGI child left waiting on stdin).
 
 func TestContentLengthFormsAreRefused(t *testing.T) {
-	corpusCase(t, 61, "-1 | +5 | ' 5' | 1e3 | 99999999999999999999 | (missing, body present)")
-	for _, cl := range []string{"-1", "+5", " 5", "5 ", "1e3", "0x10"} {
+	c := corpusCase(t, 61, "-1")
+	lengths := append(append([]string{c.Input}, c.Also...), "5 ", "0x10")
+	for _, cl := range lengths {
 		t.Run(fmt.Sprintf("CONTENT_LENGTH %q is 400 (exec)", cl), func(t *testing.T) {
 			env := postEnv("application/x-www-form-urlencoded", 0, "CONTENT_LENGTH", cl)
 			r := execCGI(t, env, nil, strings.NewReader("a=123&b"))
@@ -86,7 +87,7 @@ func TestContentLengthFormsAreRefused(t *testing.T) {
 }
 
 func TestCVE_2014_0231_ShortOrStalledBody(t *testing.T) {
-	corpusCase(t, 62, "CONTENT_LENGTH=100 but 10 bytes then EOF (or a stall)")
+	corpusCase(t, 62, "CONTENT_LENGTH=100 with 10 bytes and then EOF, or 10 bytes and then nothing")
 	t.Run("10 bytes of 100 then EOF is 400 (exec)", func(t *testing.T) {
 		env := postEnv("application/x-www-form-urlencoded", 100)
 		r := execCGI(t, env, nil, strings.NewReader("a=1&b=2&c="))

@@ -1,190 +1,66 @@
 package security
 
 import (
-	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/cgigate/cgigate/internal/vectors"
+	"github.com/cgigate/cgigate/internal/badinput"
 )
 
-// corpusEntry is one case of ../shared/vectors/bad-input-corpus.json.
-type corpusEntry struct {
-	ID          int    `json:"id"`
-	Layer       string `json:"layer"`
-	Where       string `json:"where"`
-	Input       string `json:"input"`
-	BytesHex    string `json:"bytes_hex"`
-	Expect      string `json:"expect"`
-	Ref         string `json:"ref"`
-	CharsetHint string `json:"charset_hint"`
-}
-
-// corpusTests is which test pins which corpus case. A case added to the
-// corpus fails TestCorpusCoverage until a test is named here.
-var corpusTests = map[int]string{
-	1:  "TestCVE_2021_23336_SemicolonIsNotASeparator",
-	2:  "TestRack1732_SemicolonCannotSmuggleAParameter",
-	3:  "TestMalformedEscapeIsKeptLiterally",
-	4:  "TestMalformedEscapesFollowWHATWG",
-	5:  "TestEncodedEqualsIsDataNotStructure",
-	6:  "TestPairSplitsAtTheFirstEquals",
-	7:  "TestPlusIsSpaceAndEncodedPlusIsPlus",
-	8:  "TestCVE_2025_61726_TooManyQueryParametersIs413",
-	9:  "TestBodyOverTheCapIs413",
-	10: "TestRawQuoteAndBracketsAreEscapedText",
-	11: "TestCVE_2000_0884_OverlongSlashIsNeverASlash",
-	12: "TestCVE_2009_4142_OverlongLessThanIsNeverLessThan",
-	13: "TestOverlongSurrogateAndOutOfRangeAreReplaced",
-	14: "TestCVE_2001_0333_DecodedExactlyOnce",
-	15: "TestPathInfoIsNotDecodedAgain",
-	16: "TestCVE_2006_7243_NULInAValueIsReplaced",
-	17: "TestTruncatedUTF8IsOneReplacement",
-	18: "TestBOMInsideDataIsKept",
-	19: "TestBidiOverrideIsDataRenderedEscaped",
-	20: "TestCVE_2012_1823_ISINDEXWordsAreNeverOptions",
-	21: "TestCVE_2024_4577_SoftHyphenIsNeverADash",
-	22: "TestNULInAnISINDEXWordComesFromQueryString",
-	23: "TestEncodedEqualsKeepsISINDEX",
-	24: "TestAmpersandWithoutEqualsIsISINDEX",
-	25: "TestEncodedPlusStaysInsideAWord",
-	26: "TestISINDEXOnPOSTGivesNoKeywords",
-	27: "TestEmptyQueryAndLoneEquals",
-	28: "TestNegativeSliceIndexIsRefusedNotAPanic",
-	29: "TestCVE_2024_37298_SparseIndexesCannotAllocate",
-	30: "TestHugeSliceIndexIsAnError",
-	31: "TestDuplicateScalarKeyIsRefused",
-	32: "TestQueryAndBodyKeepTheirSources",
-	33: "TestKeysFoldingToOneFieldAreRefused",
-	34: "TestKelvinSignKeyIsRefused",
-	35: "TestSchema33_PathThroughAScalarIsAnError",
-	36: "TestUTF7IsNeverUsed",
-	37: "TestReplacementEncodingLabelsAre400",
-	38: "TestUTF16LabelDecodesAsUTF8",
-	39: "TestNonASCIIWhitespaceAroundALabelIs400",
-	40: "TestShiftJISLeadByteCannotEatAQuote",
-	41: "TestShiftJISLeadByteCannotEatABackslash",
-	42: "TestBig5LeadByteCannotEatABackslash",
-	43: "TestShiftJISTrailBackslashIsPartOfTheCharacter",
-	44: "TestGBKTrailBackslashIsPartOfTheCharacter",
-	45: "TestISO2022JPEscapeCannotSwallowMarkup",
-	46: "TestISO2022JPEmptyEscapeCannotForgeMarkup",
-	47: "TestISO2022JPRomanIsYenAndOverline",
-	48: "TestMultipartWithoutABoundaryIs400",
-	49: "TestMultipartBoundaryOver70Is400",
-	50: "TestMultipartDuplicateBoundaryIs400",
-	51: "TestCVE_2004_0959_FileNameIsNeverAPath",
-	52: "TestFilenameStarWinsAndIsWarned",
-	53: "TestQuotedPrintablePartIs400",
-	54: "TestMultipartWithoutClosingBoundaryIs400",
-	55: "TestCVE_2023_24536_MultipartFloodsAre413",
-	56: "TestMalformedPartHeaderIs400",
-	57: "TestTextPlainSplitsAtTheFirstEquals",
-	58: "TestCVE_2016_5385_HTTPProxyIsNeverUsed",
-	59: "TestCVE_2014_6271_ShellshockHeaderStaysText",
-	60: "TestUnderscoreForwardedForIsDropped",
-	61: "TestContentLengthFormsAreRefused",
-	62: "TestCVE_2014_0231_ShortOrStalledBody",
-	63: "TestCVE_2012_5526_CRLFNeverReachesAHeader",
-	64: "TestCVE_2024_38476_NoLocationFromInput",
-	65: "TestCVE_2024_24795_NoTransferEncodingOrStatusFromInput",
-	66: "TestMarkupInAValueIsEscaped",
-	67: "TestJavascriptURLIsNeverAnHref",
-	68: "TestInvalidBytesAreNeverRendered",
-	69: "TestNonCanonicalSliceIndexIsRefused",
-	70: "TestNonFiniteNumbersAreRefused",
-	71: "TestGB18030FourByteCannotSwallowLessThan",
-}
-
-var (
-	corpusOnce sync.Once
-	corpusMap  map[int]corpusEntry
-	corpusErr  error
-)
-
-func loadCorpus(t testing.TB) map[int]corpusEntry {
+// corpusCase returns bad-input case id (internal/badinput) and fails t
+// unless its input still holds fragment and t is the test the case names:
+// the test sends what the case says, and a changed case fails loudly
+// instead of being tested by stale bytes.
+func corpusCase(t *testing.T, id int, fragment string) badinput.Case {
 	t.Helper()
-	data := vectors.Read(t, "bad-input-corpus.json")
-	corpusOnce.Do(func() {
-		var c struct{ Cases []corpusEntry }
-		if corpusErr = json.Unmarshal(data, &c); corpusErr != nil {
-			return
-		}
-		corpusMap = map[int]corpusEntry{}
-		for _, e := range c.Cases {
-			corpusMap[e.ID] = e
-		}
-	})
-	if corpusErr != nil {
-		t.Fatal(corpusErr)
-	}
-	return corpusMap
-}
-
-// corpusCase returns case id and fails t unless its input still holds
-// fragment: the test sends what the corpus says, and a changed case fails
-// loudly instead of being tested by stale bytes.
-func corpusCase(t *testing.T, id int, fragment string) corpusEntry {
-	t.Helper()
-	c, ok := loadCorpus(t)[id]
+	c, ok := badinput.ByID(id)
 	if !ok {
-		t.Fatalf("the corpus has no case %d", id)
+		t.Fatalf("the bad-input table has no case %d", id)
 	}
-	if !strings.Contains(c.Input, fragment) && !strings.Contains(c.BytesHex, fragment) && c.CharsetHint != fragment {
-		t.Fatalf("case %d's input %q no longer holds %q: update %s", id, c.Input, fragment, corpusTests[id])
+	if !strings.Contains(c.Input, fragment) && !strings.Contains(c.Built, fragment) && !slices.Contains(c.Also, fragment) && c.Charset != fragment {
+		t.Fatalf("case %d's input %q no longer holds %q: update %s", id, c.Input+c.Built, fragment, c.Test)
 	}
-	if name := corpusTests[id]; name != t.Name() && !strings.HasPrefix(t.Name(), name+"/") {
+	if name := c.Test; name != t.Name() && !strings.HasPrefix(t.Name(), name+"/") {
 		t.Fatalf("case %d is pinned by %s, not %s", id, name, t.Name())
 	}
 	return c
 }
 
-// TestCorpusCoverage checks that every case of the corpus is pinned by a
-// test of this package and that every test named exists.
+// TestCorpusCoverage checks that every bad-input case is pinned by the
+// test it names, in the file of its theme, and that the test loads it.
 func TestCorpusCoverage(t *testing.T) {
-	corpus := loadCorpus(t)
-	if len(corpus) != 71 {
-		t.Errorf("the corpus has %d cases; this package was written for 71: pin the new ones", len(corpus))
-	}
-	var ids []int
-	for id := range corpus {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	for i, id := range ids {
-		if id != i+1 {
-			t.Errorf("case ids are not 1..%d: %v", len(ids), ids)
-			break
-		}
-	}
-	for _, id := range ids {
-		if _, ok := corpusTests[id]; !ok {
-			t.Errorf("corpus case %d (%s, %s) has no test in corpusTests", id, corpus[id].Layer, corpus[id].Input)
-		}
-	}
-	for id := range corpusTests {
-		if _, ok := corpus[id]; !ok {
-			t.Errorf("corpusTests names case %d, which the corpus does not have", id)
-		}
+	if len(badinput.Cases) != 71 {
+		t.Errorf("the bad-input table has %d cases; this package was written for 71: pin the new ones", len(badinput.Cases))
 	}
 	defined := testFuncs(t)
-	for id, name := range corpusTests {
-		ids, ok := defined[name]
+	for _, c := range badinput.Cases {
+		fn, ok := defined[c.Test]
 		if !ok {
-			t.Errorf("case %d: no func %s in the package", id, name)
-		} else if !ids[id] {
-			t.Errorf("case %d: %s never loads it (corpusCase or charsetCase with id %d)", id, name, id)
+			t.Errorf("case %d: no func %s in the package", c.ID, c.Test)
+			continue
 		}
-		if c, ok := corpus[id]; ok && !carriesCVE(name, c.Ref) {
-			t.Errorf("case %d cites %s, but its test %s carries none of its CVEs", id, c.Ref, name)
+		if want := c.Theme + "_test.go"; fn.file != want {
+			t.Errorf("case %d: %s is in %s, not in %s, the file of its theme", c.ID, c.Test, fn.file, want)
+		}
+		if !fn.ids[c.ID] {
+			t.Errorf("case %d: %s never loads it (corpusCase or charsetCase with id %d)", c.ID, c.Test, c.ID)
+		}
+		if !carriesCVE(c.Test, c.From) {
+			t.Errorf("case %d cites %s, but its test %s carries none of its CVEs", c.ID, c.From, c.Test)
+		}
+	}
+	for name, fn := range defined {
+		for id := range fn.ids {
+			if c, ok := badinput.ByID(id); !ok || c.Test != name {
+				t.Errorf("%s loads case %d, which names another test or does not exist", name, id)
+			}
 		}
 	}
 }
@@ -203,17 +79,24 @@ func carriesCVE(name, ref string) bool {
 	return len(cves) == 0
 }
 
+// testFunc is a Test function of the package: its file and the case ids
+// it loads.
+type testFunc struct {
+	file string
+	ids  map[int]bool
+}
+
 // testFuncs parses the package's test files for its Test functions and,
-// for each, the corpus ids it loads: the literal id in its calls of
+// for each, the case ids it loads: the literal id in its calls of
 // corpusCase(t, id, ...) and charsetCase(t, id, ...).
-func testFuncs(t *testing.T) map[string]map[int]bool {
+func testFuncs(t *testing.T) map[string]testFunc {
 	t.Helper()
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	out := map[string]map[int]bool{}
+	out := map[string]testFunc{}
 	for _, f := range files {
 		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
 		if err != nil {
@@ -239,7 +122,7 @@ func testFuncs(t *testing.T) map[string]map[int]bool {
 				}
 				return true
 			})
-			out[fd.Name.Name] = ids
+			out[fd.Name.Name] = testFunc{file: f, ids: ids}
 		}
 	}
 	return out

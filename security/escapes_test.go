@@ -105,7 +105,7 @@ func TestPathInfoIsNotDecodedAgain(t *testing.T) {
 			t.Fatalf("echo: %v\n%s", err, r.Body)
 		}
 		if got := rep.Env["PATH_INFO"]; got != "/a/%2e%2e/b" {
-			t.Errorf("PATH_INFO %q; want /a/%%2e%%2e/b (%s)", got, c.Expect)
+			t.Errorf("PATH_INFO %q; want /a/%%2e%%2e/b (%s)", got, c.Want)
 		}
 	})
 	t.Run("the gateway answers as if there were no path", func(t *testing.T) {

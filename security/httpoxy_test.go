@@ -39,7 +39,7 @@ func TestCVE_2016_5385_HTTPProxyIsNeverUsed(t *testing.T) {
 		for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
 			env := echoEnv(t, mpm, http.Header{"Proxy": {"http://127.0.0.1:9/"}})
 			if v, ok := env["HTTP_PROXY"]; ok {
-				t.Errorf("%s: HTTP_PROXY=%q reached the CGI (%s)", mpm, v, c.Expect)
+				t.Errorf("%s: HTTP_PROXY=%q reached the CGI (%s)", mpm, v, c.Want)
 			}
 		}
 	})
@@ -122,13 +122,13 @@ func TestCVE_2014_6271_ShellshockHeaderStaysText(t *testing.T) {
 const mpFile = "--X\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\ncontent\r\n--X--\r\n"
 
 func TestUnderscoreForwardedForIsDropped(t *testing.T) {
-	c := corpusCase(t, 60, "X_Forwarded_For: 6.6.6.6  +  X-Forwarded-For: 1.1.1.1")
+	c := corpusCase(t, 60, "X_Forwarded_For: 6.6.6.6 and X-Forwarded-For: 1.1.1.1")
 	h := http.Header{"X_Forwarded_For": {"6.6.6.6"}, "X-Forwarded-For": {"1.1.1.1"}}
 	t.Run("Apache keeps only the dash name", func(t *testing.T) {
 		for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
 			env := echoEnv(t, mpm, h)
 			if env["HTTP_X_FORWARDED_FOR"] != "1.1.1.1" {
-				t.Errorf("%s: HTTP_X_FORWARDED_FOR %q (%s)", mpm, env["HTTP_X_FORWARDED_FOR"], c.Expect)
+				t.Errorf("%s: HTTP_X_FORWARDED_FOR %q (%s)", mpm, env["HTTP_X_FORWARDED_FOR"], c.Want)
 			}
 		}
 	})

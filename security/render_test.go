@@ -14,18 +14,14 @@ import (
 // every page names charset=utf-8, so no browser guesses UTF-7.
 
 func TestRawQuoteAndBracketsAreEscapedText(t *testing.T) {
-	c := corpusCase(t, 10, "713d223e3c7363726970743e")
-	raw, err := hex.DecodeString(c.BytesHex)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := corpusCase(t, 10, `q="><script>`)
 	t.Run("the raw bytes are the value", func(t *testing.T) {
-		each(t, request{Query: string(raw)}, func(t *testing.T, r response) {
+		each(t, request{Query: c.Input}, func(t *testing.T, r response) {
 			wantFields(t, decoded(t, r), q("q", `"><script>`))
 		}, alsoPrefork())
 	})
 	t.Run("rendered as &#34;&gt;&lt;script&gt;", func(t *testing.T) {
-		each(t, request{Query: string(raw), Accept: "text/html"}, func(t *testing.T, r response) {
+		each(t, request{Query: c.Input, Accept: "text/html"}, func(t *testing.T, r response) {
 			wantHTML(t, r, "<td>&#34;&gt;&lt;script&gt;</td>")
 		}, noRaw(`"><script>`))
 	})
@@ -91,10 +87,9 @@ func TestJavascriptURLIsNeverAnHref(t *testing.T) {
 }
 
 func TestInvalidBytesAreNeverRendered(t *testing.T) {
-	c := corpusCase(t, 68, "fffe3c783e")
-	raw, _ := hex.DecodeString(c.BytesHex)
+	c := corpusCase(t, 68, "\xff\xfe<x>")
 	var pct strings.Builder
-	for _, x := range raw {
+	for _, x := range []byte(c.Input) {
 		pct.WriteString("%" + strings.ToUpper(hex.EncodeToString([]byte{x})))
 	}
 	t.Run("with sniffing off, FF FE are U+FFFD and the rest escaped", func(t *testing.T) {
@@ -112,7 +107,7 @@ func TestInvalidBytesAreNeverRendered(t *testing.T) {
 		}
 	})
 	t.Run("the raw bytes in the query", func(t *testing.T) {
-		each(t, request{Script: "cgigate-nosniff", Query: "q=" + string(raw), Accept: "text/plain"}, func(t *testing.T, r response) {
+		each(t, request{Script: "cgigate-nosniff", Query: "q=" + c.Input, Accept: "text/plain"}, func(t *testing.T, r response) {
 			if !bytes.Contains(r.Body, []byte(`"\uFFFD\uFFFD<x>"`)) && !bytes.Contains(r.Body, []byte("\"\uFFFD\uFFFD<x>\"")) {
 				t.Errorf("text rendering:\n%s", r.Body)
 			}

@@ -163,17 +163,4 @@ func jsonError(t testing.TB, body string) (string, int) {
 
 const acceptJSON = "HTTP_ACCEPT"
 
-// projectRoot is where ../shared/vectors is looked for.
-func sharedVectors(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "vectors", name)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s missing: %v", p, err)
-		}
-		t.Skipf("%s missing (the shared vectors folder beside the project); skipped", p)
-	}
-	return p
-}
-
 func execCommand(args ...string) *exec.Cmd { return exec.Command(bin, args...) }

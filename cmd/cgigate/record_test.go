@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/missing"
 )
 
 func readRecords(t *testing.T, path string) []record {
@@ -231,7 +231,7 @@ func TestRecordIsNotEscapedForHTML(t *testing.T) {
 	// An independent reader: Python's json module.
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		apachetest.SkipOrFail(t, "python3 is not installed; the record is not read back by Python's json module")
+		missing.SkipOrFail(t, "python3 is not installed; the record is not read back by Python's json module")
 	}
 	got, err := exec.Command(python, "-c", `import json, sys
 rec = json.loads(open(sys.argv[1], encoding="utf-8").read())

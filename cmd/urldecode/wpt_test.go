@@ -34,7 +34,7 @@ var wptDifferences = map[string]string{
 // (the URL Standard strips those; this command reads lines).
 func wptInputs(t *testing.T) []wptURL {
 	var raw []json.RawMessage
-	if err := json.Unmarshal(vectors.Read(t, "wpt-urltestdata.json"), &raw); err != nil {
+	if err := json.Unmarshal(vectors.Read(t, "wpt/urltestdata.json"), &raw); err != nil {
 		t.Fatal(err)
 	}
 	var out []wptURL

@@ -1,42 +1,17 @@
 package charset
 
 import (
-	"encoding/json"
 	"errors"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/cgigate/cgigate/internal/vectors"
+	"github.com/cgigate/cgigate/internal/badinput"
 )
 
-type corpusCase struct {
-	ID          int    `json:"id"`
-	Layer       string `json:"layer"`
-	Input       string `json:"input"`
-	Expect      string `json:"expect"`
-	CharsetHint string `json:"charset_hint"`
-	Ref         string `json:"ref"`
-}
-
-// loadCorpus reads the shared bad-input corpus.
-func loadCorpus(t *testing.T) map[int]corpusCase {
-	t.Helper()
-	b := vectors.Read(t, "bad-input-corpus.json")
-	var c struct{ Cases []corpusCase }
-	if err := json.Unmarshal(b, &c); err != nil {
-		t.Fatal(err)
-	}
-	m := map[int]corpusCase{}
-	for _, k := range c.Cases {
-		m[k.ID] = k
-	}
-	return m
-}
-
-// value is the percent-decoded value of the corpus input "q=...".
-func (c corpusCase) value(t *testing.T) []byte {
+// value is the percent-decoded value of a bad-input case's "q=...".
+func value(t *testing.T, c badinput.Case) []byte {
 	t.Helper()
 	v, err := url.QueryUnescape(strings.TrimPrefix(c.Input, "q="))
 	if err != nil {
@@ -45,11 +20,20 @@ func (c corpusCase) value(t *testing.T) []byte {
 	return []byte(v)
 }
 
+// charsetCase returns bad-input case id, which must be a charset case.
+func charsetCase(t *testing.T, id int) badinput.Case {
+	t.Helper()
+	c, ok := badinput.ByID(id)
+	if !ok || c.Theme != "charset" {
+		t.Fatalf("bad-input case %d is missing or not a charset case", id)
+	}
+	return c
+}
+
 // TestTheBadInputCorpusCharsetCasesArePinned pins what Decode does with
-// each charset case of bad-input-corpus.json (ids 36-47 and 71): the text
-// and where each error is, as the Encoding Standard says.
+// each charset case of the bad-input table (internal/badinput, ids 36-47
+// and 71): the text and where each error is, as the Encoding Standard says.
 func TestTheBadInputCorpusCharsetCasesArePinned(t *testing.T) {
-	corpus := loadCorpus(t)
 	decodes := []struct {
 		id       int
 		name     string
@@ -71,25 +55,22 @@ func TestTheBadInputCorpusCharsetCasesArePinned(t *testing.T) {
 	}
 	for _, tc := range decodes {
 		t.Run(tc.name, func(t *testing.T) {
-			k, ok := corpus[tc.id]
-			if !ok || k.Layer != "charset" {
-				t.Fatalf("corpus case %d is missing or not a charset case", tc.id)
-			}
-			c, err := Lookup(k.CharsetHint)
+			k := charsetCase(t, tc.id)
+			c, err := Lookup(k.Charset)
 			if err != nil {
-				t.Fatalf("Lookup(%q): %v", k.CharsetHint, err)
+				t.Fatalf("Lookup(%q): %v", k.Charset, err)
 			}
 			if c.Name() != tc.wantName {
-				t.Errorf("Lookup(%q).Name() = %q, want %q", k.CharsetHint, c.Name(), tc.wantName)
+				t.Errorf("Lookup(%q).Name() = %q, want %q", k.Charset, c.Name(), tc.wantName)
 			}
-			src := k.value(t)
+			src := value(t, k)
 			got, bad := c.Decode(src)
 			var at []int
 			for _, b := range bad {
 				at = append(at, b.Offset)
 			}
 			if got != tc.want || !slices.Equal(at, tc.errsAt) {
-				t.Errorf("%s Decode(% X) = %+q errors at %v; want %+q errors at %v (corpus: %s)", c.Name(), src, got, at, tc.want, tc.errsAt, k.Expect)
+				t.Errorf("%s Decode(% X) = %+q errors at %v; want %+q errors at %v (case: %s)", c.Name(), src, got, at, tc.want, tc.errsAt, k.Want)
 			}
 			if _, err := c.DecodeStrict(src); (err != nil) != (len(tc.errsAt) > 0) {
 				t.Errorf("DecodeStrict error = %v, want one exactly when Decode reports errors", err)
@@ -108,21 +89,18 @@ func TestTheBadInputCorpusCharsetCasesArePinned(t *testing.T) {
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
-			k, ok := corpus[tc.id]
-			if !ok || k.Layer != "charset" {
-				t.Fatalf("corpus case %d is missing or not a charset case", tc.id)
-			}
+			k := charsetCase(t, tc.id)
 			labels := tc.labels
 			if labels == nil {
-				labels = []string{k.CharsetHint}
+				labels = []string{k.Charset}
 			}
 			for _, l := range labels {
-				if !strings.Contains(k.CharsetHint, l) {
-					t.Fatalf("label %q is not in the case's hint %q", l, k.CharsetHint)
+				if !strings.Contains(k.Charset, l) {
+					t.Fatalf("label %q is not in the case's labels %q", l, k.Charset)
 				}
 				var u *UnknownError
 				if c, err := Lookup(l); !errors.As(err, &u) {
-					t.Errorf("Lookup(%q) = %v, %v; want *UnknownError (corpus: %s)", l, c, err, k.Expect)
+					t.Errorf("Lookup(%q) = %v, %v; want *UnknownError (case: %s)", l, c, err, k.Want)
 				}
 			}
 		})

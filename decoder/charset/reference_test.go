@@ -2,7 +2,7 @@ package charset
 
 // A reference decoder written straight from the WHATWG Encoding Standard's
 // decoder algorithms (https://encoding.spec.whatwg.org/, §§ 9-14) over the
-// standard's own index files, read from the shared vectors folder. It is
+// standard's own index files, vendored under testdata/whatwg-encoding. It is
 // slow and literal on purpose: it is the truth the package is compared with,
 // and shares no code with it.
 
@@ -22,8 +22,8 @@ import (
 	"github.com/cgigate/cgigate/internal/vectors"
 )
 
-// vectorsDir is the WHATWG Encoding Standard's index files, in the shared
-// vectors beside the project (see internal/vectors).
+// vectorsDir is the WHATWG Encoding Standard's index files, vendored under
+// the project's testdata/whatwg-encoding (see internal/vectors).
 func vectorsDir(t testing.TB) string {
 	t.Helper()
 	return filepath.Dir(vectors.Path(t, "whatwg-encoding/index-jis0208.txt"))

@@ -94,7 +94,7 @@ func validPort(p string) bool {
 
 func TestWPTHosts(t *testing.T) {
 	var raw []json.RawMessage
-	if err := json.Unmarshal(vectors.Read(t, "wpt-urltestdata.json"), &raw); err != nil {
+	if err := json.Unmarshal(vectors.Read(t, "wpt/urltestdata.json"), &raw); err != nil {
 		t.Fatal(err)
 	}
 	var pass, passFailures, fail, known, portSkip, other int

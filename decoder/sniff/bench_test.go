@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/missing"
 )
 
 // shortRows are the corpus strings of 2 to 4 characters.
@@ -52,7 +54,7 @@ func BenchmarkSniffUTF8(b *testing.B) {
 func BenchmarkUchardet(b *testing.B) {
 	path, err := exec.LookPath("uchardet")
 	if err != nil {
-		b.Skip("uchardet is not installed")
+		missing.SkipOrFail(b, "uchardet is not installed (apt-get install uchardet)")
 	}
 	rows := shortRows(b)
 	dir := b.TempDir()

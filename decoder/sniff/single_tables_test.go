@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/format"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgigate/cgigate/decoder/charset"
+	"github.com/cgigate/cgigate/internal/vectors"
 )
 
 // writeSingleTables makes TestSingleByteTables write single_tables.go
@@ -179,13 +179,9 @@ func TestSingleByteTables(t *testing.T) {
 // TestWindows1252TableMatchesTheWHATWGIndex checks one table against the
 // Encoding Standard's index itself rather than decoder/charset.
 func TestWindows1252TableMatchesTheWHATWGIndex(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "vectors", "whatwg-encoding", "index-windows-1252.txt")
-	f, err := os.Open(path)
+	f, err := os.Open(vectors.Path(t, "whatwg-encoding/index-windows-1252.txt"))
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the WHATWG index is needed under CI: %v", err)
-		}
-		t.Skipf("no WHATWG index at %s: %v", path, err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sb := singleTable("windows-1252")

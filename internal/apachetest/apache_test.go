@@ -381,17 +381,6 @@ func TestModuleDir(t *testing.T) {
 	}
 }
 
-func TestInCI(t *testing.T) {
-	for _, v := range []string{"", "false", "1", "TRUE"} {
-		if apachetest.InCI(func(string) string { return v }) {
-			t.Errorf("CI=%q counted as CI; only CI=true does", v)
-		}
-	}
-	if !apachetest.InCI(func(k string) string { return map[string]string{"CI": "true"}[k] }) {
-		t.Error("CI=true not counted as CI")
-	}
-}
-
 func ExampleAccount() {
 	fmt.Println(apachetest.Account(0, 0))
 	fmt.Println(apachetest.Account(1000, 1000))

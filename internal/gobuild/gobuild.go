@@ -35,7 +35,7 @@ func Command(ctx context.Context, dir, pkg, out, tags string) *exec.Cmd {
 }
 
 // ModuleRoot returns the folder holding go.mod at or above dir: where the
-// tools build from, and beside which the shared test vectors are.
+// tools build from, and where internal/vectors finds testdata/.
 func ModuleRoot(dir string) (string, error) {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
