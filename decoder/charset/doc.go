@@ -39,7 +39,7 @@
 // start-up ~0.1 ms and 75 kB), and nothing of it runs at init.
 //
 // Tests compare Decode with a reference decoder written from the standard's
-// algorithms over its index files (../shared/vectors/whatwg-encoding) on
+// algorithms over its index files (testdata/whatwg-encoding at the project root) on
 // every one- and two-byte sequence and structured three- and four-byte
 // ones, and Encode with a reference encoder on every BMP code point.
 //

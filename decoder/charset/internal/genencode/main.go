@@ -13,7 +13,7 @@
 // standard's. Code points x/text refuses are left alone. Run from
 // decoder/charset:
 //
-//	go run ./internal/genencode ../../../shared/vectors/whatwg-encoding
+//	go run ./internal/genencode ../../testdata/whatwg-encoding
 package main
 
 import (

@@ -5,7 +5,7 @@
 // the BMP code points whose four-byte sequence x/text's encoder gets wrong
 // (per index-gb18030-ranges.txt). Run from decoder/charset:
 //
-//	go run ./internal/gengb ../../../shared/vectors/whatwg-encoding
+//	go run ./internal/gengb ../../testdata/whatwg-encoding
 package main
 
 import (
