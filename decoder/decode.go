@@ -17,6 +17,9 @@ import (
 // Options.Strict, a *CharsetError wrapping *charset.InvalidError). A NUL
 // becomes U+FFFD with a warning as well: no decoded text holds U+0000, so
 // none can cut a C string, a file name or an environment variable short.
+// Each name, value and keyword has at most one warning of each kind, which
+// counts them; the Result holds at most Limits.Warnings, then one line
+// counting the rest (r's own warnings first).
 func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
 	ch, err := d.ChooseCharset(r, ev)
 	if err != nil {
@@ -28,28 +31,32 @@ func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
 		Charset:       cs.Name(),
 		CharsetSource: src,
 		Confidence:    conf,
-		Warnings:      append([]string(nil), r.Warnings...),
 		Keywords:      make([]string, 0, len(r.Keywords)),
 		Fields:        make([]Field, 0, len(r.Pairs)),
 	}
+	warns := &warnList{max: d.opts.Limits.warnings(), more: r.moreWarnings}
+	for _, w := range r.Warnings {
+		warns.add(w)
+	}
 	for i, k := range r.Keywords {
-		w, err := d.text(res, cs, src, k, place{"keyword", i + 1, ""})
+		w, err := d.text(warns, cs, src, k, place{"keyword", i + 1, ""})
 		if err != nil {
 			return nil, err
 		}
 		res.Keywords = append(res.Keywords, w)
 	}
 	for i, p := range r.Pairs {
-		name, err := d.text(res, cs, src, p.Name, place{"field name", i + 1, ""})
+		name, err := d.text(warns, cs, src, p.Name, place{"field name", i + 1, ""})
 		if err != nil {
 			return nil, err
 		}
-		value, err := d.text(res, cs, src, p.Value, place{"field value", i + 1, name})
+		value, err := d.text(warns, cs, src, p.Value, place{"field value", i + 1, name})
 		if err != nil {
 			return nil, err
 		}
 		res.Fields = append(res.Fields, Field{Name: name, Value: value, Origin: p.Origin})
 	}
+	res.Warnings = warns.done()
 	return res, nil
 }
 
@@ -95,7 +102,7 @@ func (d *Decoder) ChooseCharset(r *Raw, ev Evidence) (Choice, error) {
 				// Nothing told the family's members apart: its first is
 				// the most used, and the warning says it was a guess.
 				label, conf = family[0], 0
-				r.warnf("charset hint [%s]: could not tell which of %v the bytes are in; decoded as %s", r.Hint.Label, family, label)
+				d.warnf(r, "charset hint [%s]: could not tell which of %v the bytes are in; decoded as %s", r.Hint.Label, family, label)
 			default:
 				continue // sniffing found nothing: fall through to the default
 			}
@@ -110,7 +117,7 @@ func (d *Decoder) ChooseCharset(r *Raw, ev Evidence) (Choice, error) {
 }
 
 // place says where a piece of text stood, for warnings; it is formatted
-// only when there is something to warn about.
+// only when there is something to warn about, with a long name cut short.
 type place struct {
 	what  string
 	index int
@@ -119,37 +126,47 @@ type place struct {
 
 func (p place) String() string {
 	if p.name != "" {
-		return fmt.Sprintf("%s %d (%s)", p.what, p.index, p.name)
+		return fmt.Sprintf("%s %d (%s)", p.what, p.index, shortName(p.name))
 	}
 	return fmt.Sprintf("%s %d", p.what, p.index)
 }
 
-func (d *Decoder) text(res *Result, cs *charset.Charset, src Source, raw string, where place) (string, error) {
+// text decodes one piece of r in cs, adding to warns one warning for each
+// kind of problem it holds.
+func (d *Decoder) text(warns *warnList, cs *charset.Charset, src Source, raw string, where place) (string, error) {
 	s, bad := cs.DecodeString(raw)
-	if len(bad) > 0 {
+	if bad.N > 0 {
+		b := bad.First[0]
 		if d.opts.Strict {
-			b := bad[0]
 			return "", &CharsetError{Source: src, Label: cs.Name(), Err: &charset.InvalidError{
 				Charset: cs.Name(), Offset: b.Offset, Bytes: []byte(raw[b.Offset : b.Offset+b.Len]),
 			}}
 		}
-		for _, b := range bad {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: bytes % X at offset %d are invalid in %s, replaced by U+FFFD",
-				where, raw[b.Offset:b.Offset+b.Len], b.Offset, cs.Name()))
+		var next []int
+		for _, x := range bad.First[1:] {
+			next = append(next, x.Offset)
 		}
+		warns.addf("%s: bytes % X at offset %d are invalid in %s, replaced by U+FFFD%s",
+			where, raw[b.Offset:b.Offset+b.Len], b.Offset, cs.Name(),
+			moreOf(bad.N, fmt.Sprintf("invalid sequences (%d bytes)", bad.Bytes), next))
 	}
-	if strings.IndexByte(s, 0) >= 0 {
+	if n := strings.Count(s, "\x00"); n > 0 {
 		if d.opts.Strict {
 			return "", &CharsetError{Source: src, Label: cs.Name(), Err: errNUL}
 		}
-		res.Warnings = append(res.Warnings, where.String()+": NUL replaced by U+FFFD")
+		if n == 1 {
+			warns.addf("%s: NUL replaced by U+FFFD", where)
+		} else {
+			warns.addf("%s: %d NULs replaced by U+FFFD", where, n)
+		}
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	if d.opts.NCR && strings.Contains(s, "&#") {
-		var warns []string
-		s, warns = expandNCRs(s)
-		for _, w := range warns {
-			res.Warnings = append(res.Warnings, where.String()+": "+w)
+		var bad badNCRs
+		s, bad = expandNCRs(s)
+		if bad.n > 0 {
+			warns.addf("%s: character reference %q is not a character, kept as written%s",
+				where, bad.first, moreOf(bad.n, "such references", nil))
 		}
 	}
 	return s, nil

@@ -1,7 +1,6 @@
 package decoder
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,15 +10,16 @@ import (
 // characters its form's charset cannot encode (HTML § 4.10.21.7: "&#" then
 // the code point in decimal, then ";") back into characters; hexadecimal
 // references ("&#x5370;") are read too. A reference to a surrogate, to zero
-// or beyond U+10FFFF is not a character: it stays as written, with a warning.
-func expandNCRs(s string) (string, []string) {
+// or beyond U+10FFFF is not a character: it stays as written, and bad
+// counts such references and keeps the first for a warning.
+func expandNCRs(s string) (string, badNCRs) {
 	var b strings.Builder
-	var warns []string
+	var bad badNCRs
 	for {
 		i := strings.Index(s, "&#")
 		if i < 0 {
 			b.WriteString(s)
-			return b.String(), warns
+			return b.String(), bad
 		}
 		b.WriteString(s[:i])
 		ref := s[i:]
@@ -30,13 +30,23 @@ func expandNCRs(s string) (string, []string) {
 			s = ref[2:]
 			continue
 		case r == 0 || r > utf8.MaxRune || 0xD800 <= r && r <= 0xDFFF:
-			warns = append(warns, fmt.Sprintf("character reference %q is not a character, kept as written", ref[:n]))
+			if bad.n == 0 {
+				bad.first = ref[:n]
+			}
+			bad.n++
 			b.WriteString(ref[:n])
 		default:
 			b.WriteRune(r)
 		}
 		s = ref[n:]
 	}
+}
+
+// badNCRs counts the references expandNCRs keeps as written, and keeps the
+// first of them.
+type badNCRs struct {
+	n     int
+	first string
 }
 
 // parseNCR reads "&#NNN;" or "&#xHHH;" at the head of s; n is 0 when s

@@ -39,6 +39,12 @@ type Limits struct {
 	NameBytes  int // bytes in one decoded name (default 1 KiB)
 	ValueBytes int // bytes in one decoded value (default 1 MiB)
 	TotalBytes int // bytes of raw input in all (default 10 MiB)
+	// Warnings bounds the warnings of one request (default 20). Each
+	// name, value or keyword has one warning per kind of problem, with a
+	// count and the first offsets; past this many, one last line says
+	// how many more there were. Unlike the others, this bound refuses
+	// nothing.
+	Warnings int
 }
 
 // Default limits; see Limits.
@@ -48,6 +54,7 @@ const (
 	DefaultMaxNameBytes  = 1 << 10
 	DefaultMaxValueBytes = 1 << 20
 	DefaultMaxTotalBytes = 10 << 20
+	DefaultMaxWarnings   = 20
 )
 
 func limit(v, def int) int {
@@ -64,7 +71,7 @@ func limit(v, def int) int {
 // every negative one by the largest int: the bounds Decoder applies.
 func (l Limits) Effective() Limits {
 	return Limits{Fields: l.fields(), Keywords: l.keywords(), NameBytes: l.nameBytes(),
-		ValueBytes: l.valueBytes(), TotalBytes: l.totalBytes()}
+		ValueBytes: l.valueBytes(), TotalBytes: l.totalBytes(), Warnings: l.warnings()}
 }
 
 func (l Limits) fields() int     { return limit(l.Fields, DefaultMaxFields) }
@@ -72,6 +79,7 @@ func (l Limits) keywords() int   { return limit(l.Keywords, DefaultMaxKeywords) 
 func (l Limits) nameBytes() int  { return limit(l.NameBytes, DefaultMaxNameBytes) }
 func (l Limits) valueBytes() int { return limit(l.ValueBytes, DefaultMaxValueBytes) }
 func (l Limits) totalBytes() int { return limit(l.TotalBytes, DefaultMaxTotalBytes) }
+func (l Limits) warnings() int   { return limit(l.Warnings, DefaultMaxWarnings) }
 
 // Decoder decodes requests with fixed Options. It is safe for concurrent use.
 type Decoder struct {

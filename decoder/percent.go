@@ -19,17 +19,17 @@ const (
 
 // unescape percent-decodes s once. A '%' not followed by two hex digits is
 // kept as it is, as the WHATWG percent-decode algorithm (URL § 1.3) does; bad
-// holds the offset of each such '%' within s. When s needs no change it is
+// counts them and keeps the offsets within s of the first few. When s needs no change it is
 // returned as it is, so the common case allocates nothing; otherwise the
 // result is the one allocation (a malformed escape may cost one more).
-func unescape(s string, mode escapeMode) (out string, bad []int) {
+func unescape(s string, mode escapeMode) (out string, bad offsets) {
 	pct := strings.IndexByte(s, '%')
 	plus := -1
 	if mode == modeForm {
 		plus = strings.IndexByte(s, '+')
 	}
 	if pct < 0 && plus < 0 {
-		return s, nil
+		return s, bad
 	}
 	// Each escape shrinks three bytes to one: the result is sized for all
 	// of them being valid, and append grows it past a malformed one, which
@@ -66,7 +66,7 @@ func unescape(s string, mode escapeMode) (out string, bad []int) {
 			}
 			i = len(s) - len(t)
 		case s[i] == '%':
-			bad = append(bad, i)
+			bad.add(i)
 			buf = append(buf, '%')
 			i++
 		default:

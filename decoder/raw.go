@@ -1,9 +1,6 @@
 package decoder
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Raw is a request's structure split on raw bytes, before any charset is
 // applied: percent-decoded names, values and keywords as byte strings (Go
@@ -16,20 +13,19 @@ type Raw struct {
 	// Context holds other bytes in the request's charset that are not form
 	// fields, such as a URL's path segments: they count as evidence when
 	// the charset is sniffed, and Decode leaves them alone.
-	Context  []string
+	Context []string
+	// Warnings are the problems found while splitting. The decoder adds
+	// at most Limits.Warnings and counts the rest, which Decode reports.
 	Warnings []string
 
-	total int // raw input bytes seen, for Limits.TotalBytes
+	total        int // raw input bytes seen, for Limits.TotalBytes
+	moreWarnings int // warnings past Limits.Warnings, not kept
 }
 
 // RawPair is one name=value pair before charset decoding.
 type RawPair struct {
 	Name, Value string
 	Origin      string // where it came from: "query", "body", as the caller says
-}
-
-func (r *Raw) warnf(format string, args ...any) {
-	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
 // SplitQuery splits a QUERY_STRING (RFC 3875 § 4.1.7) into r's structure:
@@ -152,11 +148,11 @@ func (d *Decoder) splitPairs(r *Raw, s, origin string) error {
 		seq := s[off:end]
 		if seq != "" {
 			rawName, rawValue, _ := strings.Cut(seq, "=")
-			name, err := d.unescape(r, rawName, modeForm, origin, off)
+			name, err := d.unescape(r, rawName, modeForm, origin, off, place{"field name", len(r.Pairs) + 1, ""})
 			if err != nil {
 				return err
 			}
-			value, err := d.unescape(r, rawValue, modeForm, origin, off+len(rawName)+1)
+			value, err := d.unescape(r, rawValue, modeForm, origin, off+len(rawName)+1, place{"field value", len(r.Pairs) + 1, ""})
 			if err != nil {
 				return err
 			}
@@ -185,7 +181,7 @@ func (d *Decoder) splitKeywords(r *Raw, s, origin string) error {
 			if len(r.Keywords) >= max {
 				return &LimitError{Limit: "keywords", Max: max}
 			}
-			w, err := d.unescape(r, s[off:end], modeWord, origin, off)
+			w, err := d.unescape(r, s[off:end], modeWord, origin, off, place{"keyword", len(r.Keywords) + 1, ""})
 			if err != nil {
 				return err
 			}
@@ -199,15 +195,24 @@ func (d *Decoder) splitKeywords(r *Raw, s, origin string) error {
 	return nil
 }
 
-// unescape percent-decodes one piece of the input that starts at base.
-func (d *Decoder) unescape(r *Raw, s string, mode escapeMode, origin string, base int) (string, error) {
+// unescape percent-decodes one piece of the input, which starts at base and
+// is where. Its malformed escapes are one warning, which names the first
+// and counts them all; strict, the first is an *EscapeError.
+func (d *Decoder) unescape(r *Raw, s string, mode escapeMode, origin string, base int, where place) (string, error) {
 	out, bad := unescape(s, mode)
-	for _, at := range bad {
-		e := &EscapeError{Origin: origin, Offset: base + at, Escape: s[at:min(at+3, len(s))]}
-		if d.opts.Strict {
-			return "", e
-		}
-		r.warnf("%s offset %d: malformed escape %q kept as it is", origin, e.Offset, e.Escape)
+	if bad.n == 0 {
+		return out, nil
 	}
+	at := bad.first[0]
+	e := &EscapeError{Origin: origin, Offset: base + at, Escape: s[at:min(at+3, len(s))]}
+	if d.opts.Strict {
+		return "", e
+	}
+	next := bad.kept()[1:]
+	for i := range next {
+		next[i] += base
+	}
+	d.warnf(r, "%s offset %d: malformed escape %q kept as it is%s", origin, e.Offset, e.Escape,
+		moreOf(bad.n, "malformed escapes in "+where.String(), next))
 	return out, nil
 }

@@ -102,28 +102,6 @@ func (defaultSource) propose(*Decoder, *Raw, Evidence) (string, []string, bool) 
 // snifferCandidates is nil: the sniffer's own candidate list applies.
 var snifferCandidates = []string(nil)
 
-// samples gathers the strings of r that a charset could read differently,
-// which share one charset.
-func (r *Raw) samples() [][]byte {
-	var out [][]byte
-	add := func(s string) {
-		if NeedsCharset(s) {
-			out = append(out, []byte(s))
-		}
-	}
-	for _, k := range r.Keywords {
-		add(k)
-	}
-	for _, p := range r.Pairs {
-		add(p.Name)
-		add(p.Value)
-	}
-	for _, c := range r.Context {
-		add(c)
-	}
-	return out
-}
-
 func (r *Raw) needsCharset() bool {
 	for _, k := range r.Keywords {
 		if NeedsCharset(k) {

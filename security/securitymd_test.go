@@ -40,6 +40,7 @@ func TestSecurityMDStatesTheDefaults(t *testing.T) {
 	row("bytes in one decoded name", strconv.Itoa(decoder.DefaultMaxNameBytes))
 	row("bytes in one decoded value", strconv.Itoa(decoder.DefaultMaxValueBytes))
 	row("raw input in all", strconv.Itoa(decoder.DefaultMaxTotalBytes))
+	row("warnings in one answer", strconv.Itoa(decoder.DefaultMaxWarnings))
 
 	needGateway(t)
 	var stderr bytes.Buffer

@@ -22,18 +22,53 @@ const replacement = "\uFFFD"
 // and only the chunks holding a U+FFFD one character at a time, to locate
 // each error and to give back the ASCII bytes x/text swallows.
 func (c *Charset) Decode(src []byte) (string, []Invalid) {
-	if c.name == "iso-2022-jp" {
-		// Its decoder is this package's own and says where each error is:
-		// one pass, whether or not there are errors.
-		return decodeISO2022JP(src)
-	}
-	if isASCII(src) || c.utf8 && utf8.Valid(src) {
+	if c.name != "iso-2022-jp" && (isASCII(src) || c.utf8 && utf8.Valid(src)) {
 		return string(src), nil
 	}
-	if c.utf8 {
-		return decodeUTF8(src)
+	bad := invalidSink{keep: -1}
+	s := c.decode(src, &bad)
+	return s, bad.list
+}
+
+// decode is Decode for input that may hold errors, which go to bad.
+func (c *Charset) decode(src []byte, bad *invalidSink) string {
+	switch {
+	case c.name == "iso-2022-jp":
+		// Its decoder is this package's own and says where each error is:
+		// one pass, whether or not there are errors.
+		return decodeISO2022JP(src, bad)
+	case c.utf8:
+		return decodeUTF8(src, bad)
 	}
-	return c.decodeBySpan(src)
+	return c.decodeBySpan(src, bad)
+}
+
+// KeptInvalids is how many invalid sequences an Invalids locates.
+const KeptInvalids = 3
+
+// Invalids sums up the invalid sequences of one decoding in memory that
+// does not grow with them: a megabyte of bad bytes is a count, not a
+// megabyte of Invalid values.
+type Invalids struct {
+	N     int       // sequences replaced, each by one U+FFFD
+	Bytes int       // input bytes those sequences held
+	First []Invalid // the first of them, in order: at most KeptInvalids
+}
+
+// invalidSink receives the invalid sequences a decoding finds, in order,
+// and keeps the first keep of them (all when keep is negative).
+type invalidSink struct {
+	keep     int
+	list     []Invalid
+	n, bytes int
+}
+
+func (s *invalidSink) add(x Invalid) {
+	s.n++
+	s.bytes += x.Len
+	if s.keep < 0 || len(s.list) < s.keep {
+		s.list = append(s.list, x)
+	}
 }
 
 // Pieces end just after an ASCII byte other than a digit. There every
@@ -50,13 +85,13 @@ func (c *Charset) Decode(src []byte) (string, []Invalid) {
 var pieceSizes = [...]int{2 << 10, 128, 16}
 
 // decodeBySpan decodes src in pieces (see pieceSizes).
-func (c *Charset) decodeBySpan(src []byte) (string, []Invalid) {
+func (c *Charset) decodeBySpan(src []byte, bad *invalidSink) string {
 	dec := c.pieceDecoder()
 	out := make([]byte, 0, len(src)+len(src)/2+utf8.UTFMax)
-	out, bad := c.decodePieces(dec, out, nil, src, 0, 0)
+	out = c.decodePieces(dec, out, bad, src, 0, 0)
 	// out is never written again: share it, as strings.Builder does,
 	// rather than copy a megabyte.
-	return unsafe.String(unsafe.SliceData(out), len(out)), bad
+	return unsafe.String(unsafe.SliceData(out), len(out))
 }
 
 // pieceDecoder is a fresh decoder of c for decodePieces, without the
@@ -74,7 +109,7 @@ func (c *Charset) pieceDecoder() transform.Transformer {
 // decodePieces appends to out the decoding of src, which starts at offset
 // base of the whole input, in pieces of pieceSizes[level], and to bad the
 // invalid sequences it finds.
-func (c *Charset) decodePieces(dec transform.Transformer, out []byte, bad []Invalid, src []byte, base, level int) ([]byte, []Invalid) {
+func (c *Charset) decodePieces(dec transform.Transformer, out []byte, bad *invalidSink, src []byte, base, level int) []byte {
 	for pos := 0; pos < len(src); {
 		end := pieceEnd(src, pos, pieceSizes[level])
 		n0 := len(out)
@@ -82,19 +117,14 @@ func (c *Charset) decodePieces(dec transform.Transformer, out []byte, bad []Inva
 		if mayHaveReplacement(dec, out[n0:]) {
 			out = out[:n0]
 			if level+1 < len(pieceSizes) {
-				out, bad = c.decodePieces(dec, out, bad, src[pos:end], base+pos, level+1)
+				out = c.decodePieces(dec, out, bad, src[pos:end], base+pos, level+1)
 			} else {
-				s, b := c.decodeByCharacter(src[pos:end])
-				out = append(out, s...)
-				for _, x := range b {
-					x.Offset += base + pos
-					bad = append(bad, x)
-				}
+				out = c.appendByCharacter(out, src[pos:end], base+pos, bad)
 			}
 		}
 		pos = end
 	}
-	return out, bad
+	return out
 }
 
 // appendDecoded appends the decoding of src, a whole piece, to out.
@@ -123,14 +153,30 @@ func pieceEnd(src []byte, pos, size int) int {
 	return len(src)
 }
 
-// DecodeString is Decode for text held in a string: ASCII in an
-// ASCII-compatible charset, and valid UTF-8 in UTF-8, come back as the same
-// string, without a copy.
-func (c *Charset) DecodeString(s string) (string, []Invalid) {
+// DecodeString is DecodeCounted for text held in a string: ASCII in an
+// ASCII-compatible charset, and valid UTF-8 in UTF-8, come back as the
+// same string, without a copy.
+func (c *Charset) DecodeString(s string) (string, Invalids) {
 	if c.name != "iso-2022-jp" && (c.utf8 && utf8.ValidString(s) || isASCII(s)) {
-		return s, nil
+		return s, Invalids{}
 	}
-	return c.Decode([]byte(s))
+	return c.decodeCounted(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// DecodeCounted is Decode for input whose errors are reported rather than
+// listed: it sums them up as an Invalids, in memory that does not grow
+// with their number.
+func (c *Charset) DecodeCounted(src []byte) (string, Invalids) {
+	if c.name != "iso-2022-jp" && (isASCII(src) || c.utf8 && utf8.Valid(src)) {
+		return string(src), Invalids{}
+	}
+	return c.decodeCounted(src)
+}
+
+func (c *Charset) decodeCounted(src []byte) (string, Invalids) {
+	bad := invalidSink{keep: KeptInvalids}
+	out := c.decode(src, &bad)
+	return out, Invalids{N: bad.n, Bytes: bad.bytes, First: bad.list}
 }
 
 // DecodeStrict is Decode that refuses any invalid byte, naming the first.
@@ -159,20 +205,17 @@ func isASCII[T string | []byte](b T) bool {
 	return true
 }
 
-// decodeByCharacter steps the decoder through src with little room for its
+// appendByCharacter appends the decoding of src, which starts at offset base
+// of the whole input, to out, character by character: it steps the decoder
+// through src with little room for its
 // output, so that every U+FFFD it writes is tied to the bytes it stands for
 // (see step), even when an error at EOF settles several characters at once
 // (GB18030's "81 30 81 2F").
 // A U+FFFD can be real text only in the encodings that can encode it (UTF-8
 // is handled apart; GB18030, and GBK which decodes as GB18030, encode it as 84 31 A4 37).
-func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
+func (c *Charset) appendByCharacter(out, src []byte, base int, bad *invalidSink) []byte {
 	t := c.Encoding().NewDecoder()
-	var (
-		out strings.Builder
-		bad []Invalid
-		dst [utf8.UTFMax * 2]byte
-	)
-	out.Grow(len(src) * 3 / 2)
+	var dst [utf8.UTFMax * 2]byte
 	for pos := 0; pos < len(src); {
 		n, produced := step(t, src[pos:], dst[:])
 		if n == 0 {
@@ -186,12 +229,12 @@ func (c *Charset) decodeByCharacter(src []byte) (string, []Invalid) {
 				n = 1
 				t.Reset()
 			}
-			bad = append(bad, Invalid{Offset: pos, Len: n})
+			bad.add(Invalid{Offset: base + pos, Len: n})
 		}
-		out.Write(produced)
+		out = append(out, produced...)
 		pos += n
 	}
-	return out.String(), bad
+	return out
 }
 
 // step decodes the start of src up to and including its first U+FFFD, if
@@ -228,9 +271,8 @@ func (c *Charset) encodesReplacement(b []byte) bool {
 // U+FFFD, as the Encoding Standard's UTF-8 decoder (§ 8.1.1) and Unicode
 // § 3.9 (U+FFFD substitution of maximal subparts) require. Overlong forms,
 // surrogates and code points above U+10FFFF are never decoded.
-func decodeUTF8(src []byte) (string, []Invalid) {
+func decodeUTF8(src []byte, bad *invalidSink) string {
 	var out strings.Builder
-	var bad []Invalid
 	out.Grow(len(src) + 8)
 	for pos := 0; pos < len(src); {
 		r, size := utf8.DecodeRune(src[pos:])
@@ -240,11 +282,11 @@ func decodeUTF8(src []byte) (string, []Invalid) {
 			continue
 		}
 		n := maximalSubpart(src[pos:])
-		bad = append(bad, Invalid{Offset: pos, Len: n})
+		bad.add(Invalid{Offset: pos, Len: n})
 		out.WriteString(replacement)
 		pos += n
 	}
-	return out.String(), bad
+	return out.String()
 }
 
 // maximalSubpart is the length of the longest prefix of b that starts a

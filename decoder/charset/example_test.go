@@ -97,7 +97,7 @@ func ExampleCharset_Encoding() {
 }
 
 func ExampleCharset_DecodeString() {
-	s, bad := charset.MustLookup("shift_jis").DecodeString("\x88\xf3\x8d\xfc")
-	fmt.Println(s, len(bad))
-	// Output: 印刷 0
+	s, bad := charset.MustLookup("shift_jis").DecodeString("\x88\xf3\x8d\xfc" + strings.Repeat("\xff", 1000))
+	fmt.Println(len([]rune(s)), bad.N, bad.Bytes, bad.First)
+	// Output: 1002 1000 1000 [{4 1} {5 1} {6 1}]
 }

@@ -49,14 +49,14 @@ type iso2022JPDecoder struct {
 	// bad, when set, receives each error as it is written, with offsets
 	// into the src of the Transform call plus base: Decode's one-pass
 	// error finder.
-	bad  *[]Invalid
+	bad  *invalidSink
 	base int
 }
 
 // fail records an error of n bytes at offset at, when errors are wanted.
 func (d *iso2022JPDecoder) fail(at, n int) {
 	if d.bad != nil {
-		*d.bad = append(*d.bad, Invalid{Offset: d.base + at, Len: n})
+		d.bad.add(Invalid{Offset: d.base + at, Len: n})
 	}
 }
 
@@ -217,10 +217,9 @@ var jis0208 = lazy.Value[*[94 * 94]uint16]{New: func() *[94 * 94]uint16 {
 
 // decodeISO2022JP decodes src in one pass with d recording every error;
 // the standard's state machine here says where each one is.
-func decodeISO2022JP(src []byte) (string, []Invalid) {
+func decodeISO2022JP(src []byte, bad *invalidSink) string {
 	d := newISO2022JPDecoder().(*iso2022JPDecoder)
-	var bad []Invalid
-	d.bad = &bad
+	d.bad = bad
 	// JIS X 0208 pairs grow by half; more only with katakana or errors.
 	dst := make([]byte, len(src)+len(src)/2+2*utf8.UTFMax)
 	nDst := 0
@@ -237,7 +236,7 @@ func decodeISO2022JP(src []byte) (string, []Invalid) {
 		// Transform consumes whole items only, so it resumes.
 		dst = append(dst, make([]byte, len(dst))...)
 	}
-	return unsafe.String(unsafe.SliceData(dst), nDst), bad
+	return unsafe.String(unsafe.SliceData(dst), nDst)
 }
 
 // escape reads the escape sequence at the start of src (src[0] is ESC). It

@@ -129,9 +129,11 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor fl
 	}
 	sc.decoded = sc.decoded[:0]
 	for _, s := range samples {
-		text, bad := c.c.Decode(s)
+		// Counted, not listed: a sample of bad bytes would cost a list
+		// of them in every candidate.
+		text, bad := c.c.DecodeCounted(s)
 		sc.decoded = append(sc.decoded, text)
-		nbad += len(bad)
+		nbad += bad.N
 	}
 	sc.key = joinKey(sc.key[:0], sc.decoded)
 	if nbad > 0 {
