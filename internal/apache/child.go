@@ -21,7 +21,7 @@ const (
 // Child is a server process started in its own process group, so that a
 // terminal's Ctrl-C reaches only the Go program, which stops the child by
 // its pid, and so that a child which ignores SIGTERM can be killed together
-// with everything it forked. cmd/serve runs its Go CGI host with it too.
+// with everything it forked. internal/cmd/serve runs its Go CGI host with it too.
 type Child struct {
 	name string
 	cmd  *exec.Cmd

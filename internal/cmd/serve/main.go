@@ -1,6 +1,6 @@
 // Command serve starts cgigate for a person to try it on a fresh machine:
 //
-//	go run ./cmd/serve [-addr 127.0.0.1:8080] [-gohost]
+//	go run ./internal/cmd/serve [-addr 127.0.0.1:8080] [-gohost]
 //
 // It builds cmd/cgigate (CGO_ENABLED=0) into a temporary folder that Apache's
 // www-data children can read, and when Apache httpd is installed (found by

@@ -7,8 +7,8 @@
 // RSS of large bodies and the time of an ISINDEX search over generated
 // documents. Run it from the module (it builds the Go programs):
 //
-//	go run ./cmd/cgibench > report.md
-//	go run ./cmd/cgibench -only cold,init
+//	go run ./internal/cmd/cgibench > report.md
+//	go run ./internal/cmd/cgibench -only cold,init
 //
 // Everything is on 127.0.0.1 and bounded: wrk runs for -duration, at most
 // -rounds rounds, no round starting past -budget. See BENCHMARKS.md.
