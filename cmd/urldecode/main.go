@@ -168,13 +168,8 @@ func main() {
 // below it reads os.Args or the standard files.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, rest, err := parseFlags(args, stdout, stderr)
-	var done *cli.ExitError
-	if errors.As(err, &done) {
-		return done.Code
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "urldecode: %v\n", err)
-		return exitUsage
+		return cli.Exit(stderr, "urldecode", err) // exitUsage, or 0 after -help
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()

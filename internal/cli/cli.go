@@ -132,3 +132,15 @@ func FormatVersion(name string, info *debug.BuildInfo) string {
 	}
 	return name + " " + v + " (" + strings.Join(parts, ", ") + ")"
 }
+
+// Exit is what a command does with an error of its command line, from
+// Parse or from its own checks after it: it prints err on stderr as
+// "name: err" unless Parse has printed it already, so that a mistake is
+// said once, and returns the exit status err asks for (Code).
+func Exit(stderr io.Writer, name string, err error) int {
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	}
+	return Code(err)
+}

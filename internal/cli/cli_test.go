@@ -113,3 +113,24 @@ func ExampleFormatVersion() {
 	}))
 	// Output: urldecode v0.3.1 (github.com/cgigate/cgigate, go1.26.8)
 }
+
+func TestExitSaysEachMistakeOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		code   int
+		stderr string
+	}{
+		{"a check of the command's own is printed with its name", errors.New("-n 0: want 1..10"), 2, "demo: -n 0: want 1..10\n"},
+		{"what Parse printed already is not printed again", &cli.ExitError{Code: 2, Err: errors.New("flag provided but not defined: -x")}, 2, ""},
+		{"-help exits 0 without a word on stderr", &cli.ExitError{Code: 0, Err: flag.ErrHelp}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			if code := cli.Exit(&errOut, "demo", tt.err); code != tt.code || errOut.String() != tt.stderr {
+				t.Errorf("Exit = %d, stderr %q; want %d, %q", code, errOut.String(), tt.code, tt.stderr)
+			}
+		})
+	}
+}
