@@ -1,22 +1,31 @@
 // Command serve starts cgigate for a person to try it on a fresh machine:
 //
-//	go run ./internal/cmd/serve [-addr 127.0.0.1:8080] [-gohost]
+//	go run ./internal/cmd/serve [-addr 127.0.0.1:8080] [-gohost] [-docroot DIR]
 //
-// It builds cmd/cgigate (CGO_ENABLED=0) into a temporary folder that Apache's
-// www-data children can read, and when Apache httpd is installed (found by
-// APACHE_BIN, then PATH, then /usr/sbin) renders a standalone httpd.conf with
-// httpdconf (the event MPM with mod_cgid, SetEnv for every CGIGATE_*
-// variable of its own environment) and runs Apache in the foreground, its
-// children as www-data. Without Apache (or with -gohost) it runs
-// "cgigate -http ADDR", Go's own CGI host (net/http/cgi), and says so.
-// Either way it prints the URL to open, http://ADDR/cgi-bin/cgigate.
+// It builds cmd/cgigate (CGO_ENABLED=0, -tags cgionly, as README deploys
+// it) into a temporary folder that Apache's www-data children can read,
+// and when Apache httpd is installed (found by APACHE_BIN, then PATH, then
+// /usr/sbin) renders a standalone httpd.conf with httpdconf (the event MPM
+// with mod_cgid, SetEnv for every CGIGATE_* variable of its own
+// environment) and runs Apache in the foreground, its children as
+// www-data. Without Apache (or with -gohost) it serves the gateway with
+// Go's own CGI host, net/http/cgi, and says so. Either way it prints the
+// URL to open, http://ADDR/cgi-bin/cgigate. With -docroot, the files of DIR
+// are served beside the gateway (Apache's DocumentRoot, or a file server);
+// without it, every other path is a 404.
 //
-// Ctrl-C (SIGINT) or SIGTERM stops the server by its pid and removes the
-// temporary folder.
+// It stops everything it started (Apache and its children) and removes the
+// temporary folder on SIGINT (Ctrl-C), SIGTERM and SIGHUP, and also when
+// the process that started it exits: "go run" passes no SIGTERM on, so
+// stopping "go run" by its pid would otherwise leave the server running.
+// Should serve itself be killed, the kernel sends Apache SIGTERM
+// (apache.StartChild).
+//
+// It builds the gateway from the module's source, so it runs from a
+// checkout, with go run; "go install ./cmd/..." does not install it.
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -29,15 +38,58 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/cgigate/cgigate/internal/apache"
+	"github.com/cgigate/cgigate/internal/cli"
 	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
+// parentPoll is how often serve looks whether the process that started it
+// is still there.
+const parentPoll = 250 * time.Millisecond
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// With the terminal or the parent gone, stdout may be a pipe nobody
+	// reads: a write must fail, not kill serve before it has cleaned up.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	ctx, unwatch := watchParent(ctx, os.Getppid, parentPoll)
+	defer unwatch()
 	os.Exit(machine{lookPath: exec.LookPath, exists: fileExists}.run(ctx, os.Args, os.Environ(), os.Stdout, os.Stderr))
+}
+
+// errParentGone is the cause of the context's end when the process that
+// started serve has exited.
+var errParentGone = errors.New("the process that started serve has exited")
+
+// watchParent returns ctx, also cancelled (with errParentGone as its
+// cause) once getppid no longer returns what it returned at first: the
+// parent has died and this process has been adopted by init or a
+// subreaper. A process whose parent is already init (pid 1) has nothing
+// to watch.
+func watchParent(ctx context.Context, getppid func() int, every time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	parent := getppid()
+	if parent != 1 {
+		go func() {
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					if getppid() != parent {
+						cancel(errParentGone)
+						return
+					}
+				}
+			}
+		}()
+	}
+	return ctx, func() { cancel(nil) }
 }
 
 // machine is how this command looks for Apache: PATH lookup and a file
@@ -47,26 +99,28 @@ type machine struct {
 	exists   func(string) bool
 }
 
-// run is main over given process state; ctx is cancelled by Ctrl-C.
+// run is main over given process state; ctx ends on a signal or when the
+// parent exits.
 func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fl.String("addr", defaultAddr, "`IP:PORT` to serve on")
-	goHost := fl.Bool("gohost", false, "serve with cgigate -http (Go's own CGI host) even when Apache is installed")
-	if err := fl.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	goHost := fl.Bool("gohost", false, "serve with Go's own CGI host (net/http/cgi) even when Apache is installed")
+	docRoot := fl.String("docroot", "", "serve the files of `DIR` beside the gateway, at / (default: nothing but the gateway; other paths are 404)")
+	if err := cli.Parse(fl, args[1:], stdout, stderr); err != nil {
+		return cli.Code(err)
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "serve: unexpected arguments %q\n", fl.Args())
-		return 2
+		return cli.Exit(stderr, "serve", fmt.Errorf("unexpected arguments %q", fl.Args()))
 	}
 	host, port, err := splitAddr(*addr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return cli.ExitUsage
+	}
+	docs, err := docRootDir(*docRoot)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return cli.ExitUsage
 	}
 	// Another server on the port would answer the start-up poll in
 	// Apache's place: refuse a busy address before anything starts.
@@ -96,16 +150,8 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 		return 1
 	}
 	fmt.Fprintf(stdout, "serve: working folder %s (removed at exit)\n", root)
-	cgiBin := filepath.Join(root, "cgi-bin")
-	gateway := filepath.Join(cgiBin, "cgigate")
-	// Under Apache the gateway is built as README deploys it in cgi-bin;
-	// Go's CGI host is the gateway's own -http mode, which that build
-	// leaves out.
-	tags := gobuild.CGIBin
-	if bin == "" {
-		tags = ""
-	}
-	if err := buildGateway(gateway, tags, environ, stderr); err != nil {
+	gateway := filepath.Join(root, "cgi-bin", "cgigate")
+	if err := buildGateway(ctx, gateway, environ, stderr); err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
@@ -113,23 +159,29 @@ func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr
 	var srv server
 	name := "apache"
 	if bin != "" {
-		srv, err = startApache(bin, root, host, port, environ, stdout, stderr)
+		srv, err = startApache(bin, root, docs, host, port, environ, stdout, stderr)
 	} else {
 		if !*goHost {
 			fmt.Fprintf(stdout, "serve: %v\n", apache.ErrNoApache)
 		}
-		fmt.Fprintln(stdout, "serve: serving with Go's own CGI host (cgigate -http, net/http/cgi) instead of Apache")
-		name = "cgigate -http"
-		srv, err = startGoHost(gateway, *addr, environ, stdout, stderr)
+		fmt.Fprintln(stdout, "serve: serving with Go's own CGI host (net/http/cgi) instead of Apache")
+		name = "Go's CGI host"
+		srv, err = startGoHost(gateway, docs, *addr, gatewayEnv(environ), stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "cgigate: open %s  (Ctrl-C stops)\n", openURL(host, port))
+	if docs != "" {
+		fmt.Fprintf(stdout, "serve: the files of %s at %s\n", docs, siteURL(host, port))
+	}
 
 	select {
 	case <-ctx.Done():
+		if cause := context.Cause(ctx); errors.Is(cause, errParentGone) {
+			fmt.Fprintf(stdout, "serve: %v; stopping\n", cause)
+		}
 		if err := srv.Stop(); err != nil {
 			fmt.Fprintf(stderr, "serve: %v\n", err)
 			return 1
@@ -170,10 +222,11 @@ func makeRoot() (string, error) {
 	return root, apache.Mkdir(filepath.Join(root, "cgi-bin"), 0o755)
 }
 
-// buildGateway builds cmd/cgigate statically with the build tags in tags
-// to out, with mode 0755 whatever the umask.
-func buildGateway(out, tags string, environ []string, stderr io.Writer) error {
-	cmd := gobuild.Command(context.Background(), "", "github.com/cgigate/cgigate/cmd/cgigate", out, tags)
+// buildGateway builds cmd/cgigate statically, as README deploys it in
+// cgi-bin (gobuild.CGIBin), to out with mode 0755 whatever the umask; ctx
+// ending stops the build.
+func buildGateway(ctx context.Context, out string, environ []string, stderr io.Writer) error {
+	cmd := gobuild.Command(ctx, "", "github.com/cgigate/cgigate/cmd/cgigate", out, gobuild.CGIBin)
 	cmd.Env = append(environ, "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
@@ -185,9 +238,9 @@ func buildGateway(out, tags string, environ []string, stderr io.Writer) error {
 // onlyWriter hides what else a writer is, such as an *os.File.
 type onlyWriter struct{ io.Writer }
 
-// server is what run waits on and stops: Apache or Go's CGI host, each a
-// child in its own process group, so that a terminal's Ctrl-C reaches only
-// this command, which stops it by its pid.
+// server is what run waits on and stops: Apache, a child in its own
+// process group (so that a terminal's Ctrl-C reaches only this command,
+// which stops it by its pid), or Go's CGI host in this process.
 type server interface {
 	Stop() error
 	Done() <-chan struct{}
@@ -196,9 +249,12 @@ type server interface {
 
 // startApache renders the configuration into root and runs Apache in the
 // foreground until it answers on host:port.
-func startApache(bin, root, host string, port int, environ []string, stdout, stderr io.Writer) (*apache.Server, error) {
+func startApache(bin, root, docs, host string, port int, environ []string, stdout, stderr io.Writer) (*apache.Server, error) {
 	user, group := apache.Account(os.Geteuid(), os.Getegid())
 	cfg := apacheConfig(root, apache.ModuleDir(bin, fileExists), user, group, host, port, gatewayEnv(environ))
+	if docs != "" {
+		cfg.DocumentRoot = docs
+	}
 	fmt.Fprintf(stdout, "serve: %s -f %s -DFOREGROUND (event MPM, mod_cgid, children as %s)\n", bin, filepath.Join(root, "httpd.conf"), user)
 	// Apache reopens /dev/stdout and /dev/stderr for its logs; behind a
 	// pipe (exec makes one for a writer that is no *os.File) its lines
@@ -206,30 +262,25 @@ func startApache(bin, root, host string, port int, environ []string, stdout, std
 	return apache.Start(bin, apache.Options{Config: cfg, Environ: environ, Stdout: onlyWriter{stdout}, Stderr: onlyWriter{stderr}})
 }
 
-// startGoHost runs "cgigate -http addr", which serves every request by
-// running itself as a CGI child through net/http/cgi.Handler, and waits
-// for the line in which it says it listens.
-func startGoHost(gateway, addr string, environ []string, stdout, stderr io.Writer) (*apache.Child, error) {
-	cmd := exec.Command(gateway, "-http", addr)
-	cmd.Env = childEnv(environ)
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+// docRootDir checks -docroot: empty, or a folder, made absolute for
+// Apache's DocumentRoot.
+func docRootDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
 	}
-	c, err := apache.StartChild("cgigate -http", cmd)
-	if err != nil {
-		return nil, err
-	}
-	lines := bufio.NewScanner(out)
-	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "cgigate: open ") {
-		c.Stop()
-		return nil, fmt.Errorf("cgigate -http %s did not start: %q", addr, lines.Text())
-	}
-	go func() { // keep the pipe drained
-		for lines.Scan() {
-			fmt.Fprintln(stdout, lines.Text())
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+			err = errors.New("not a folder")
 		}
-	}()
-	return c, nil
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is the flag's, named once
+	}
+	if err != nil {
+		return "", fmt.Errorf("serve: -docroot %q: %w", dir, err)
+	}
+	return abs, nil
 }
