@@ -12,7 +12,7 @@
 // is a ratio measured within one round (each peer right after the others)
 // and the ratio quoted is the median over rounds.
 //
-// The command is cmd/cgibench; BENCHMARKS.md holds its latest output. The
+// The command is internal/cmd/cgibench; BENCHMARKS.md holds its latest output. The
 // tests of this package check the parsers, the table and that all peers
 // print the same decoded fields; they assert nothing about time.
 package bench

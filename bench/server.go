@@ -69,7 +69,7 @@ func (s *Server) Stop() error { return s.Apache.Stop() }
 // proxied to it (mod_proxy_fcgi), in a fresh ServerRoot that Stop removes.
 // LogLevel is warn: an error log line per request would be part of what
 // is measured. It returns errors rather than taking a testing.TB, so that
-// cmd/cgibench and tests share it.
+// internal/cmd/cgibench and tests share it.
 func StartApache(setup Setup, peers map[string]string, fcgiAddr string) (*Server, error) {
 	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
 	if err != nil {

@@ -2,7 +2,7 @@
 // case of the bad-input corpus (the table of internal/badinput, each case
 // with the CVE or source it comes from), one file per theme and named by
 // its CVE where there is one, as Apache's own t/security/CVE-*.t are; fuzz
-// targets for the multipart reader and the response header writer; the load run of cmd/cgiload; and the faults of
+// targets for the multipart reader and the response header writer; the load run of internal/cmd/cgiload; and the faults of
 // SECURITY.md (a client that goes away, a short body, a closed stdout, a
 // full or unwritable record file, a missing or unreadable index, a document
 // that is not UTF-8).

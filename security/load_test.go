@@ -11,7 +11,7 @@ import (
 	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
-// TestLoadThroughApache runs cmd/cgiload small through the package's
+// TestLoadThroughApache runs internal/cmd/cgiload small through the package's
 // Apache (event+mod_cgid): 500 requests at concurrency 32, a mix of
 // ISINDEX, urlencoded, multipart and bad requests. cgiload fails unless
 // every good request got 2xx with its fields, every bad one its own 4xx,
@@ -20,8 +20,8 @@ import (
 func TestLoadThroughApache(t *testing.T) {
 	srv := apache(t, httpdconf.MPMEvent)
 	bin := filepath.Join(t.TempDir(), "cgiload")
-	if out, err := gobuild.Command(context.Background(), "", "../cmd/cgiload", bin, "").CombinedOutput(); err != nil {
-		t.Fatalf("go build ../cmd/cgiload: %v\n%s", err, out)
+	if out, err := gobuild.Command(context.Background(), "", "../internal/cmd/cgiload", bin, "").CombinedOutput(); err != nil {
+		t.Fatalf("go build ../internal/cmd/cgiload: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "-url", srv.URL+"/cgi-bin/cgigate-load", "-record", filepath.Join(runDir, "load.jsonl"),
 		"-n", "500", "-c", "32", "-timeout", "3m")

@@ -16,7 +16,8 @@
 // CGI mode is decided by GATEWAY_INTERFACE before any flag is parsed:
 // Apache passes an ISINDEX query's words as arguments, and a word like
 // "-s" must never be read as an option (php-cgi, CVE-2012-1823 and
-// CVE-2024-4577). Configuration comes from the environment (see -help).
+// CVE-2024-4577). Configuration comes from the environment (see -help;
+// -version names the build).
 package main
 
 import (
@@ -29,6 +30,7 @@ import (
 	"syscall"
 
 	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 func main() {
@@ -46,31 +48,28 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		// rather than SIGPIPE killing the process before its temporary
 		// files are removed.
 		signal.Ignore(syscall.SIGPIPE)
+		// A bad configuration is not logged here: the gateway answers
+		// every request with a 500, and WriteError logs each 500 with its
+		// reason, so one request leaves one line in Apache's error log.
 		cfg, err := loadConfig(env)
-		if err != nil {
-			log.Printf("cgigate: %v", err)
-		}
 		if err := cgi.ServeEnv(newGateway(cfg, err), cfg.cgi.Limits, env, args[1:], stdin, stdout); err != nil {
 			log.Printf("cgigate: %v", err)
 			return 1
 		}
 		return 0
 	}
-	fl := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := flag.NewFlagSet("cgigate", flag.ContinueOnError)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
 	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
 	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s %s\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
+		w := fl.Output() // stdout for -help, stderr for a mistake
+		fmt.Fprintf(w, "usage: %s %s\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
 		fl.PrintDefaults()
-		printSettings(stderr)
+		printSettings(w)
 	}
-	if err := fl.Parse(args[1:]); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if err := cli.Parse(fl, args[1:], stdout, stderr); err != nil {
+		return cli.Code(err)
 	}
 	switch {
 	case *indexDir != "" && *httpAddr == "" && *fcgiAddr == "":

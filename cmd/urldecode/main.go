@@ -26,7 +26,7 @@
 // With -encode the command goes the other way (HTML 2.0 § 8.2.1's form
 // encoding, or with -whatwg the URL Standard's, in any charset); with -idn it converts host names and
 // addresses; with -log it reads Apache access logs in one streaming pass.
-// Run "urldecode -h" for the flags. The exit status is 0 when every input
+// Run "urldecode -h" for the flags, "urldecode -version" for the build. The exit status is 0 when every input
 // decoded, 1 when some could not be (each is named on stderr with its line
 // or argument number), and 2 for a usage error.
 package main
@@ -41,6 +41,7 @@ import (
 	"os"
 
 	"github.com/cgigate/cgigate/decoder/charset"
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 // Exit statuses.
@@ -106,12 +107,12 @@ Examples:
 	}
 }
 
-// parseFlags reads the command line. A usage error is returned with the
-// message to print; -h is flag.ErrHelp.
-func parseFlags(args []string, stderr io.Writer) (*config, []string, error) {
+// parseFlags reads the command line. An error the flag package found, or
+// -help or -version, is a *cli.ExitError, printed already; another usage
+// error is returned with the message to print.
+func parseFlags(args []string, stdout, stderr io.Writer) (*config, []string, error) {
 	c := &config{}
 	fs := flag.NewFlagSet("urldecode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = usage(fs)
 	fs.StringVar(&c.Charset, "charset", "",
 		"read (or, with -encode, write) non-ASCII bytes in charset `NAME`, a WHATWG or IANA label;\n"+
@@ -139,7 +140,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, error) {
 	fs.BoolVar(&c.WHATWG, "whatwg", false,
 		"with -encode, write forms and ISINDEX words as a browser of today does (URL Standard § 5.2):\n"+
 			"as the classic way but '@' is %40; with the default UTF-8 and -ncr that is a 2026 browser (example: -encode -whatwg 'to=a@b')")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, stdout, stderr); err != nil {
 		return nil, nil, err
 	}
 	rest := fs.Args()
@@ -166,13 +167,9 @@ func main() {
 // run is the command with its process state handed in, so that nothing
 // below it reads os.Args or the standard files.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, rest, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
+	c, rest, err := parseFlags(args, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "urldecode: %v\n", err)
-		return exitUsage
+		return cli.Exit(stderr, "urldecode", err) // exitUsage, or 0 after -help
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()

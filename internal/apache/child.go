@@ -3,6 +3,7 @@ package apache
 import (
 	"fmt"
 	"os/exec"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -21,7 +22,7 @@ const (
 // Child is a server process started in its own process group, so that a
 // terminal's Ctrl-C reaches only the Go program, which stops the child by
 // its pid, and so that a child which ignores SIGTERM can be killed together
-// with everything it forked. cmd/serve runs its Go CGI host with it too.
+// with everything it forked. internal/cmd/serve runs its Go CGI host with it too.
 type Child struct {
 	name string
 	cmd  *exec.Cmd
@@ -33,13 +34,31 @@ type Child struct {
 
 // StartChild starts cmd (not yet started) in a process group of its own;
 // name is how errors refer to it, e.g. "apache".
+//
+// The child also gets SIGTERM from the kernel when this process dies
+// without stopping it (killed, or a test binary's panic), so that no
+// server outlives the program that started it. Pdeathsig follows the
+// thread that started the child, not the process (go.dev/issue/27505):
+// the child is started and waited for by one goroutine locked to its
+// thread, which therefore lives as long as the child.
 func StartChild(name string, cmd *exec.Cmd) (*Child, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	c := &Child{name: name, cmd: cmd, done: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		c.err = cmd.Wait()
+		close(c.done)
+	}()
+	if err := <-started; err != nil {
 		return nil, err
 	}
-	c := &Child{name: name, cmd: cmd, done: make(chan struct{})}
-	go func() { c.err = cmd.Wait(); close(c.done) }()
 	return c, nil
 }
 

@@ -1,6 +1,6 @@
 // Package apache runs a real Apache httpd as a child of a Go program: the
-// test helpers of internal/apachetest, cmd/serve (a first try on a fresh
-// machine), cmd/cgiload (load with records) and the benchmarks all need the
+// test helpers of internal/apachetest, internal/cmd/serve (a first try on a fresh
+// machine), internal/cmd/cgiload (load with records) and the benchmarks all need the
 // same mechanism, and it lives here once, returning errors rather than
 // stopping a test.
 //

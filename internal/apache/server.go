@@ -26,7 +26,9 @@ const portTries = 3
 // free 127.0.0.1 port, in a fresh ServerRoot that Stop removes.
 type Options struct {
 	// Config is the httpd.conf to render (MPM, SetEnv variables in Env,
-	// LimitRequestBody, FastCGI, LogLevel, log paths...). Start fills in
+	// LimitRequestBody, FastCGI, LogLevel, log paths...). A DocumentRoot
+	// (or CGIBin, LogDir) that exists outside ServerRoot is used as it
+	// is; any other is made, mode 0755. Start fills in
 	// what is empty: ServerRoot (a fresh folder from TempDir, removed by
 	// Stop; a ServerRoot given here is the caller's to remove), ModuleDir
 	// (ModuleDir of the binary), User and Group (Account of this process),
@@ -163,6 +165,9 @@ func (s *Server) start(bin string, cfg httpdconf.Config, opts Options) error {
 	s.Root, s.DocumentRoot, s.CGIBin = cfg.ServerRoot, cfg.DocumentRoot, cfg.CGIBin
 	s.ConfigPath = filepath.Join(cfg.ServerRoot, "httpd.conf")
 	for _, d := range []string{cfg.ServerRoot, cfg.DocumentRoot, cfg.CGIBin, cfg.LogDir} {
+		if isDir(d) && !within(cfg.ServerRoot, d) {
+			continue // the caller's own folder, such as a site's pages: its modes stay the caller's
+		}
 		if err := Mkdir(d, 0o755); err != nil {
 			return err
 		}
@@ -323,6 +328,17 @@ func (s *Server) startup() string { return readRegular(s.startupLog) }
 // /cgi-bin/name, following the configuration's ScriptAlias.
 func (s *Server) CGIPath(name string) string {
 	return strings.TrimSuffix(s.Config.ScriptAlias, "/") + "/" + name
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// within says whether path p is root or under it.
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(rel) // "." is local too
 }
 
 func isRegular(p string) bool {

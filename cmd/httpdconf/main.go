@@ -5,7 +5,8 @@
 //	apache2 -f /srv/cgigate/httpd.conf -DFOREGROUND
 //
 // With -fcgi ADDR the config proxies /cgi-bin/cgigate to "cgigate -fcgi ADDR"
-// through mod_proxy_fcgi instead of running it as a CGI program.
+// through mod_proxy_fcgi instead of running it as a CGI program. It needs
+// no source tree: "go install ./cmd/..." installs it beside cgigate.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 func main() {
@@ -44,12 +46,12 @@ func (e envFlags) Set(s string) error {
 	return nil
 }
 
-// run is main without the process: it parses args, writes the config to
-// stdout and errors to stderr, and returns the exit status (2 for bad
-// usage, 1 for a config that cannot be rendered).
+// run is main without the process: it parses args, writes the config (or
+// what -help and -version print) to stdout and errors to stderr, and
+// returns the exit status (2 for bad usage, 1 for a config that cannot be
+// rendered).
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("httpdconf", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var c httpdconf.Config
 	env := envFlags{}
 	fs.IntVar(&c.Port, "port", httpdconf.DefaultPort, "TCP port to listen on (on 127.0.0.1 unless -host)")
@@ -66,8 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&c.LimitRequestBody, "limit-body", 0, "LimitRequestBody in bytes (0: Apache's default)")
 	fs.DurationVar(&c.BodyReadTimeout, "body-timeout", httpdconf.DefaultBodyReadTimeout, "answer 408 to a client whose body has not arrived in this long, in whole seconds (mod_reqtimeout)")
 	fs.Var(env, "env", "CGIGATE_NAME=VALUE to SetEnv (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if err := cli.Parse(fs, args, stdout, stderr); err != nil {
+		return cli.Code(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "httpdconf: unexpected arguments %q\n", fs.Args())

@@ -48,13 +48,13 @@ func TestLists(t *testing.T) {
 
 func TestPlotFolderIsMadeByParse(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "charts", "new")
-	if _, err := parse([]string{"-plot", dir, "-mpm", "worker"}, io.Discard); err == nil {
+	if _, err := parse([]string{"-plot", dir, "-mpm", "worker"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("parse accepted -mpm worker")
 	}
 	if _, err := os.Stat(dir); err == nil {
 		t.Fatalf("parse made %s for flags it refused", dir)
 	}
-	o, err := parse([]string{"-plot", dir, "-only", "search"}, io.Discard)
+	o, err := parse([]string{"-plot", dir, "-only", "search"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@
 // RSS of large bodies and the time of an ISINDEX search over generated
 // documents. Run it from the module (it builds the Go programs):
 //
-//	go run ./cmd/cgibench > report.md
-//	go run ./cmd/cgibench -only cold,init
+//	go run ./internal/cmd/cgibench > report.md
+//	go run ./internal/cmd/cgibench -only cold,init
 //
 // Everything is on 127.0.0.1 and bounded: wrk runs for -duration, at most
 // -rounds rounds, no round starting past -budget. See BENCHMARKS.md.
@@ -33,6 +33,7 @@ import (
 
 	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/internal/apache"
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 func main() {
@@ -57,12 +58,9 @@ type options struct {
 var parts = []string{"load", "cold", "init", "mem", "search"}
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parse(args, stderr)
+	o, err := parse(args, stdout, stderr)
 	if err != nil {
-		if !errors.Is(err, errFlags) {
-			fmt.Fprintln(stderr, "cgibench:", err)
-		}
-		return 2
+		return cli.Exit(stderr, "cgibench", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -73,14 +71,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// errFlags wraps what the flag set refused, which it has printed already
-// (with the usage), or -help.
-var errFlags = errors.New("cgibench: bad flags")
-
 // parse reads the command line.
-func parse(args []string, stderr io.Writer) (options, error) {
+func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	var o options
 	only := fl.String("only", strings.Join(parts, ","), "parts to run, of "+strings.Join(parts, ","))
 	fl.IntVar(&o.plan.Rounds, "rounds", 5, "load rounds (each runs every target once)")
@@ -98,8 +91,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	docs := fl.String("search-docs", "1000,2500,5000,10000", "generated index sizes")
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
 	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
-	if err := fl.Parse(args); err != nil {
-		return o, fmt.Errorf("%w: %w", errFlags, err)
+	if err := cli.Parse(fl, args, stdout, stderr); err != nil {
+		return o, err
 	}
 	o.only = strings.Split(*only, ",")
 	for _, p := range o.only {

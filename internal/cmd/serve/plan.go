@@ -49,6 +49,11 @@ func openURL(host string, port int) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + scriptPath
 }
 
+// siteURL is the URL of the -docroot files' / on host:port.
+func siteURL(host string, port int) string {
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/"
+}
+
 // gatewayEnv picks the gateway's settings (CGIGATE_*, see cgigate -help)
 // out of environ, a process environment as os.Environ returns it. Empty
 // values are left out: the gateway treats them as unset anyway.
@@ -61,18 +66,6 @@ func gatewayEnv(environ []string) map[string]string {
 		}
 	}
 	return env
-}
-
-// childEnv is environ without what would change what the gateway child
-// does: GATEWAY_INTERFACE would put "cgigate -http" into CGI mode.
-func childEnv(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		if !strings.HasPrefix(kv, "GATEWAY_INTERFACE=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // apacheConfig is the standalone httpd.conf for serving the gateway from

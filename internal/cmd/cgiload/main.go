@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 // Bounds on what one run may ask for.
@@ -59,14 +60,9 @@ type options struct {
 	seed           int64
 }
 
-// errFlags wraps what the flag set refused, which it has printed already
-// (with the usage), or -help.
-var errFlags = errors.New("cgiload: bad flags")
-
-func parse(args []string, stderr io.Writer) (options, error) {
+func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fl := flag.NewFlagSet("cgiload", flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	fl.StringVar(&o.url, "url", "", "the gateway's `URL`, on a loopback address (http://127.0.0.1:PORT/cgi-bin/cgigate)")
 	fl.StringVar(&o.record, "record", "", "the `FILE` the gateway at -url appends submissions to (its CGIGATE_RECORD)")
 	fl.BoolVar(&o.apache, "apache", false, "start Apache httpd (via httpdconf) with the gateway, instead of -url")
@@ -77,8 +73,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fl.IntVar(&o.c, "c", 32, fmt.Sprintf("requests in flight (at most %d)", maxConcurrency))
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, fmt.Sprintf("bound on the whole run (at most %s)", maxTimeout))
 	fl.Int64Var(&o.seed, "seed", 1, "seed of the request mix")
-	if err := fl.Parse(args); err != nil {
-		return o, fmt.Errorf("%w: %w", errFlags, err)
+	if err := cli.Parse(fl, args, stdout, stderr); err != nil {
+		return o, err
 	}
 	switch {
 	case fl.NArg() > 0:
@@ -110,12 +106,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parse(args, stderr)
+	o, err := parse(args, stdout, stderr)
 	if err != nil {
-		if !errors.Is(err, errFlags) {
-			fmt.Fprintln(stderr, "cgiload:", err)
-		}
-		return 2
+		return cli.Exit(stderr, "cgiload", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()

@@ -58,13 +58,6 @@ func TestGatewayEnv(t *testing.T) {
 	}
 }
 
-func TestChildEnvDropsGatewayInterface(t *testing.T) {
-	got := childEnv([]string{"PATH=/bin", "GATEWAY_INTERFACE=CGI/1.1", "CGIGATE_NCR=1"})
-	if strings.Join(got, " ") != "PATH=/bin CGIGATE_NCR=1" {
-		t.Errorf("childEnv = %q", got)
-	}
-}
-
 func TestApacheConfigRendersEventCGIDWithTheSettings(t *testing.T) {
 	cfg := apacheConfig("/tmp/root", "/usr/lib/apache2/modules", "www-data", "www-data", "127.0.0.1", 8080,
 		map[string]string{"CGIGATE_NCR": "1"})

@@ -54,7 +54,7 @@ func TestParseBoundsTheRun(t *testing.T) {
 		{"-url", "http://127.0.0.1/", "-mpm", "prefork"},
 		{"-url", "http://127.0.0.1/", "-cgi-module", "cgid"},
 	} {
-		if _, err := parse(args, io.Discard); err == nil {
+		if _, err := parse(args, io.Discard, io.Discard); err == nil {
 			t.Errorf("parse(%q) accepted", args)
 		}
 	}
@@ -65,7 +65,7 @@ func TestParseBoundsTheRun(t *testing.T) {
 		{"-apache", "-mpm", "prefork", "-cgi-module", "cgid"},
 		{"-apache", "-mpm", "prefork", "-cgi-module", "cgi"},
 	} {
-		if _, err := parse(args, io.Discard); err != nil {
+		if _, err := parse(args, io.Discard, io.Discard); err != nil {
 			t.Errorf("parse(%q): %v", args, err)
 		}
 	}

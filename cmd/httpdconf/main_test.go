@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/cli/clitest"
 )
 
 func TestRunExitStatus(t *testing.T) {
@@ -42,6 +43,10 @@ func TestRunExitStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "httpdconf", "-root", "-docroot", "-mpm")
 }
 
 func TestPrintedConfigPassesApacheSyntaxCheck(t *testing.T) {
