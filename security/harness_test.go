@@ -462,7 +462,7 @@ func checkOutputOpts(t *testing.T, r response, o runOpts) {
 	}
 }
 
-// result is the JSON rendering (issue 3's contract).
+// result is the JSON rendering, as cmd/cgigate/README.md documents it.
 type result struct {
 	Kind          string   `json:"kind"`
 	Method        string   `json:"method"`
