@@ -107,12 +107,14 @@ func (m *Mail) Message(r *Record) []byte {
 // name become spaces (QEncoding would encode them, but a mail client shows
 // them as nothing at all).
 func subject(r *Record) string {
-	form := strings.Join(strings.Fields(r.Form), " ")
+	form := oneLine(r.Form)
 	if form == "" {
 		return "Form submission"
 	}
 	return "Form submission: " + form
 }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // body lists the fields, then what the gateway knew of the request.
 func body(r *Record) string {
@@ -127,7 +129,7 @@ func body(r *Record) string {
 			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
 		}
 	}
-	line("Form", r.Form)
+	line("Form", oneLine(r.Form))
 	line("Received", r.Time.UTC().Format(time.RFC3339))
 	line("From address", r.RemoteAddr)
 	line("User agent", r.UserAgent)
