@@ -77,7 +77,7 @@ func TestMailReachesARealSMTPServerReadableInAMailClient(t *testing.T) {
 	fields := []Field{{Name: "名前", Value: "山田 太郎", Source: "body"}, {Name: "email", Value: "taro@example.jp", Source: "body"}, {Name: "本文", Value: "印刷の件\nよろしく", Source: "body"}}
 	id, line := testRecord(t, "お問い合わせ\r\nBcc: victim@example.org", fields...)
 	m := &Mail{Addr: addr, From: "cgigate@example.org", To: []string{"owner@example.org"}, Backoff: Backoff{Min: 20 * time.Millisecond},
-		ReplyTo: func(r *Record) string { v, _ := r.Value("email"); return v },
+		ReplyTo:     func(r *Record) string { v, _ := r.Value("email"); return v },
 		DeadLetters: &DeadLetters{Path: filepath.Join(dir, "dead")}, Logf: t.Logf}
 	cfg := Config{RecordPath: filepath.Join(dir, "records"), StateDir: filepath.Join(dir, "state"), Targets: []Target{m}, Logf: t.Logf}
 	appendLines(t, cfg.RecordPath, line)
