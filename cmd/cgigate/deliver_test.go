@@ -4,6 +4,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +51,29 @@ func TestDeliverRefusesToRunWithoutATarget(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut.String(), tt.want)
 			}
 		})
+	}
+}
+
+func TestDeliverStatusPrintsTheBacklogOfEveryTarget(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "records")
+	line := `{"id":"0190a000-0000-7000-8000-000000000001","time":"2025-01-01T00:00:00Z","fields":[]}` + "\n"
+	if err := os.WriteFile(records, []byte(line+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	args := []string{"cgigate", "deliver", "-status", "-record", records, "-state", filepath.Join(dir, "state"),
+		"-postgres", "postgres://127.0.0.1:1/x", "-webhook", "http://127.0.0.1:1/hook", "-smtp", "127.0.0.1:1", "-mail-from", "a@example.org", "-mail-to", "b@example.org"}
+	if code := run(nil, args, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("status:\n%s\nwant a line for each of the three targets", out.String())
+	}
+	for i, prefix := range []string{"postgres: ", "webhook-", "mail: "} {
+		if !strings.HasPrefix(lines[i], prefix) || !strings.Contains(lines[i], fmt.Sprintf("0 delivered, 0 dead-lettered, 0 malformed; backlog 2 records (%d bytes)", 2*len(line))) {
+			t.Errorf("status line %q, want %q... with a backlog of 2 records", lines[i], prefix)
+		}
 	}
 }
