@@ -58,13 +58,16 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		return 0
 	}
+	if len(args) > 1 && args[1] == "deliver" {
+		return runDeliver(env, args[2:], stdout, stderr)
+	}
 	fl := flag.NewFlagSet("cgigate", flag.ContinueOnError)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
 	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
 	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
 	fl.Usage = func() {
 		w := fl.Output() // stdout for -help, stderr for a mistake
-		fmt.Fprintf(w, "usage: %s %s\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
+		fmt.Fprintf(w, "usage: %s %s"+deliverUsage+"\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
 		fl.PrintDefaults()
 		printSettings(w)
 	}

@@ -23,3 +23,12 @@ func notBuiltIn(flag string) int {
 	log.Printf("cgigate: %s is not in this binary, built with -tags cgionly; build without that tag to serve HTTP or FastCGI", flag)
 	return 2
 }
+
+// deliverUsage is empty: `cgigate deliver` needs net/http (webhooks) and
+// a PostgreSQL client, none of which belongs in a CGI process.
+const deliverUsage = ""
+
+func runDeliver(env map[string]string, args []string, stdout, stderr io.Writer) int {
+	log.Printf("cgigate: deliver is not in this binary, built with -tags cgionly for cgi-bin; build without that tag to deliver records")
+	return 2
+}
