@@ -137,3 +137,17 @@ func TestUploadedFilesAreKeptWhenAsked(t *testing.T) {
 		}
 	})
 }
+
+func TestALowConfidenceGuessIsWarnedInTheAnswerAndTheRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	// 印刷 in EUC-JP, which the sniffer reads as EUC-KR 곰빤.
+	a := get(t, "q=%B0%F5%BA%FE", "CGIGATE_RECORD", path, acceptJSON, "application/json")
+	res := jsonResult(t, a.body)
+	r := readRecords(t, path)[0]
+	if !equal(r.Warnings, res.Warnings) || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `euc-jp "印刷"`) {
+		t.Errorf("rendered warnings %q, recorded %q", res.Warnings, r.Warnings)
+	}
+	if r.Confidence >= 0.8 || r.CharsetSource != "sniffed" {
+		t.Errorf("confidence %v from %s", r.Confidence, r.CharsetSource)
+	}
+}
