@@ -62,10 +62,8 @@ const PartialSuffix = ".partial"
 // (the gateway answers 503). A path that names anything but a regular file
 // is a *NotRegularError.
 func Append(path string, rec Record) error {
-	// Lists are always lists, never null.
-	rec.Fields, rec.Files, rec.Raw.Parts = orEmpty(rec.Fields), orEmpty(rec.Files), orEmpty(rec.Raw.Parts)
 	var line bytes.Buffer
-	if err := encodeRecord(&line, rec); err != nil {
+	if err := Encode(&line, rec); err != nil {
 		return err
 	}
 	f, err := openRegular(path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
@@ -232,6 +230,13 @@ func writeLine(f recordFile, line []byte) error {
 		return err
 	}
 	return nil
+}
+
+// Encode appends rec to buf as one record line: JSON as the package
+// documentation shows it, lists never null, and a newline.
+func Encode(buf *bytes.Buffer, rec Record) error {
+	rec.Fields, rec.Files, rec.Raw.Parts = orEmpty(rec.Fields), orEmpty(rec.Files), orEmpty(rec.Raw.Parts)
+	return encodeRecord(buf, rec)
 }
 
 // encodeRecord writes rec to buf as one line of JSON and a newline, the
