@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
+	github.com/google/uuid v1.6.0
 	github.com/gorilla/schema v1.4.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.48.0

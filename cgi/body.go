@@ -120,6 +120,7 @@ func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evid
 		if err != nil {
 			return nil, bodyError(err)
 		}
+		form.RawBody = b
 		if mt == "text/plain" {
 			return nil, d.SplitTextPlain(raw, b, "body")
 		}

@@ -16,10 +16,22 @@ type Form struct {
 	*decoder.Result
 	Files []File
 
+	// RawBody is an urlencoded or text/plain body as it arrived, and
+	// RawParts a multipart body's text parts, so that a record can keep
+	// the bytes whatever charset decoded them. They are the strings the
+	// body was read into and split from, not copies.
+	RawBody  string
+	RawParts []RawPart
+
 	// stored are the request's temporary files, one per file part, open
 	// and without a name in any folder (see openTemp): Close releases
 	// them, and so does the kernel when the process ends in any way.
 	stored []*os.File
+}
+
+// RawPart is a multipart text part as it arrived: its name and its bytes.
+type RawPart struct {
+	Name, Value string
 }
 
 // File is one multipart file part (RFC 7578 § 4.2), stored in a temporary

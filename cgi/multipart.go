@@ -141,9 +141,11 @@ func readMultipart(body io.Reader, params map[string]string, ct string, d *decod
 			if int64(len(v)) > valueMax {
 				return nil, &decoder.LimitError{Limit: "value bytes", Max: int(valueMax)}
 			}
-			if err := d.Add(raw, name, string(v), "body"); err != nil {
+			value := string(v)
+			if err := d.Add(raw, name, value, "body"); err != nil {
 				return nil, err
 			}
+			form.RawParts = append(form.RawParts, RawPart{name, value})
 			continue
 		}
 		f, err := storeFile(p, form, cfg)

@@ -25,6 +25,14 @@ func (d *Decoder) Decode(r *Raw, ev Evidence) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.DecodeAs(r, ch)
+}
+
+// DecodeAs decodes r in the charset ch names, as Decode does once it has
+// chosen: for a caller that decides the charset itself, such as `cgigate
+// export -charset`, which decodes a recorded request again as if another
+// charset had been chosen.
+func (d *Decoder) DecodeAs(r *Raw, ch Choice) (*Result, error) {
 	cs, src, conf := ch.Charset, ch.Source, ch.Confidence
 	res := &Result{
 		Kind:          r.Kind,
@@ -110,6 +118,9 @@ func (d *Decoder) ChooseCharset(r *Raw, ev Evidence) (Choice, error) {
 		cs, err := charset.Lookup(label)
 		if err != nil {
 			return Choice{}, &CharsetError{Source: s.source(), Label: label, Err: err}
+		}
+		if s.source() == SourceSniffed && conf < LowConfidence {
+			d.warnLowConfidence(r, ev, cs, conf)
 		}
 		return Choice{Charset: cs, Source: s.source(), Confidence: conf}, nil
 	}

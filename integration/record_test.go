@@ -8,22 +8,13 @@ import (
 	"mime/multipart"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/record"
 )
-
-// record is one line of the CGIGATE_RECORD file (cmd/cgigate/README.md).
-type record struct {
-	Time       string  `json:"time"`
-	RemoteAddr string  `json:"remote_addr"`
-	Charset    string  `json:"charset"`
-	Fields     []field `json:"fields"`
-	Files      []file  `json:"files"`
-}
 
 // submissions is how many form POSTs are in flight at once: as many CGI
 // processes appending to one file.
@@ -105,12 +96,13 @@ func checkRecords(t *testing.T, s *apachetest.Server, path string, answers []res
 	}
 	defer f.Close()
 	seen := map[string]int{}
+	ids := map[string]bool{}
 	lines := 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		lines++
-		var rec record
+		var rec record.Record
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&rec); err != nil {
@@ -129,7 +121,7 @@ func checkRecords(t *testing.T, s *apachetest.Server, path string, answers []res
 			continue
 		}
 		a := answers[i]
-		if !slices.Equal(rec.Fields, a.Fields) || !slices.Equal(rec.Files, a.Files) {
+		if !sameJSON(rec.Fields, a.Fields) || !sameJSON(rec.Files, a.Files) {
 			t.Errorf("record of n=%d: fields %+v files %+v, want the answer's %+v %+v", i, rec.Fields, rec.Files, a.Fields, a.Files)
 		}
 		if rec.Charset != a.Charset {
@@ -140,6 +132,13 @@ func checkRecords(t *testing.T, s *apachetest.Server, path string, answers []res
 		}
 		if _, err := time.Parse(time.RFC3339Nano, rec.Time); err != nil {
 			t.Errorf("record of n=%d: time %q: %v", i, rec.Time, err)
+		}
+		if ids[rec.ID] || len(rec.ID) != 36 {
+			t.Errorf("record of n=%d: id %q given twice or not a UUID", i, rec.ID)
+		}
+		ids[rec.ID] = true
+		if want := fmt.Sprintf("n=%d", i); rec.Raw.Query != want || rec.CharsetSource != a.CharsetSource {
+			t.Errorf("record of n=%d: raw query %q, charset source %q; want %q, the answer's %q", i, rec.Raw.Query, rec.CharsetSource, want, a.CharsetSource)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -153,4 +152,12 @@ func checkRecords(t *testing.T, s *apachetest.Server, path string, answers []res
 			t.Errorf("submission n=%d recorded %d times, want once", i, c)
 		}
 	}
+}
+
+// sameJSON reports whether a and b encode to the same JSON: a record's
+// fields and files are the rendering's, key for key.
+func sameJSON(a, b any) bool {
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	return erra == nil && errb == nil && bytes.Equal(ja, jb)
 }

@@ -18,6 +18,7 @@ type config struct {
 	cgi      cgi.Config
 	indexDir string // CGIGATE_INDEX_DIR: documents ISINDEX searches look in
 	record   string // CGIGATE_RECORD: the file each submission is appended to
+	filesDir string // CGIGATE_FILES_DIR: where recorded submissions' files are kept
 }
 
 // setting is one environment variable: its default as shown in -help and
@@ -86,6 +87,8 @@ var settings = []setting{
 		func(c *config, v string) error { c.indexDir = v; return nil }},
 	{"CGIGATE_RECORD", "", "file each form submission is appended to as one JSON line; empty: none",
 		func(c *config, v string) error { c.record = v; return nil }},
+	{"CGIGATE_FILES_DIR", "", "folder where the uploaded files of recorded submissions are kept, named by their SHA-256; empty: not kept",
+		func(c *config, v string) error { c.filesDir = v; return nil }},
 }
 
 // loadConfig reads the settings from env. An unset or empty variable keeps

@@ -66,8 +66,8 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "":
-		if err := appendLine(g.cfg.record, newRecord(g.now(), r.RemoteAddr, res)); err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
+		if err := g.recordSubmission(r, form, res); err != nil {
+			cgi.WriteError(w, r, err)
 			return
 		}
 	}

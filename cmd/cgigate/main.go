@@ -8,6 +8,8 @@
 //	cgigate -http ADDR       HTTP for trying it out: runs this binary as a
 //	                         CGI child through net/http/cgi.Handler
 //	cgigate -fcgi ADDR       FastCGI (net/http/fcgi), for mod_proxy_fcgi
+//	cgigate export FILE      the submissions of a record file, as JSON
+//	                         lines or CSV (cgigate export -help)
 //
 // Built with -tags cgionly, the binary leaves out -http and -fcgi, and with
 // them every package of net/http: a CGI process starts for every request,
@@ -58,8 +60,11 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		return 0
 	}
-	if len(args) > 1 && args[1] == "deliver" {
+	switch {
+	case len(args) > 1 && args[1] == "deliver":
 		return runDeliver(env, args[2:], stdout, stderr)
+	case len(args) > 1 && args[1] == "export":
+		return runExport(env, args[0], args[2:], stdout, stderr)
 	}
 	fl := flag.NewFlagSet("cgigate", flag.ContinueOnError)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
@@ -67,7 +72,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
 	fl.Usage = func() {
 		w := fl.Output() // stdout for -help, stderr for a mistake
-		fmt.Fprintf(w, "usage: %s %s"+deliverUsage+"\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
+		fmt.Fprintf(w, "usage: %s %s"+exportUsage+deliverUsage+"\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
 		fl.PrintDefaults()
 		printSettings(w)
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/record"
 )
 
 // lockHolder is the pid that holds the flock(2) on the file with inode
@@ -158,7 +160,7 @@ func TestKilledWritersLeaveEveryLineWhole(t *testing.T) {
 			t.Errorf("submission %d was answered 2xx but is not in the record file", i)
 		}
 	}
-	partial, _ := os.ReadFile(path + partialSuffix)
+	partial, _ := os.ReadFile(path + record.PartialSuffix)
 	cuts := bytes.Count(partial, []byte{'\n'})
 	t.Logf("%d submissions, %d answered 2xx, signals sent %v, %d partial lines cut (%d bytes)", n+1, len(answered)+1, signals, cuts, len(partial))
 	// A run where no kill landed mid-write tested nothing.
