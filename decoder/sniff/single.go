@@ -18,19 +18,12 @@ type singleByte struct {
 	syms [][0x80]uint8
 }
 
-// scratch holds the buffers of one Sniff call.
-type scratch struct {
-	key     []byte
-	decoded []string
-	syms    []uint8
-	text    textScorer
-}
-
-// scoreSingle scores a single-byte candidate; nbad counts invalid bytes.
-// A score below floor is not worth knowing: it is then -Inf (see
-// evaluate).
-func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, nbad int) {
+// scoreSingle scores a single-byte candidate; clean is false when a byte
+// is invalid. A score below floor is not worth knowing: it is then -Inf
+// (see evaluate).
+func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean bool) {
 	sb := c.sb
+	nbad := 0
 	gs := sc.text.gs[:0]
 	for i, s := range samples {
 		if i > 0 {
@@ -52,7 +45,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	}
 	sc.text.gs = gs
 	if nbad > 0 {
-		return negInf, nbad
+		return negInf, false
 	}
 	best := negInf
 	for k, li := range c.alpha {
@@ -88,7 +81,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		// bytes alike; Sniff reads it only for a score that counts.
 		sc.key = c.appendKey(sc.key[:0], samples)
 	}
-	return score, 0
+	return score, true
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL

@@ -1,10 +1,12 @@
 package sniff
 
 import (
+	"bytes"
 	"hash/fnv"
 	"math"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Evidence is what a request tells about its charset besides the bytes.
@@ -103,74 +105,91 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
 	}
 	pri := priorsFor(ev)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
 	type group struct {
-		key    string
+		key    []byte  // in sc.keys
 		weight float64 // log2 of the summed weights of the members
 		best   *candidate
 		score  float64
 	}
 	var (
-		groups  = make([]group, 0, 24)
-		fewest  *candidate
-		fewestN = math.MaxInt
-		sc      scratch
-		floor   = negInf // pruneMargin below the heaviest group so far
+		groupsArray [len(candidateList) + 1]group
+		groups      = groupsArray[:0]
+		// rejected are the candidates in which the samples hold an
+		// invalid sequence, in candidate order.
+		rejectedArray [len(candidateList)]*candidate
+		rejected      = rejectedArray[:0]
+		floor         = negInf // pruneMargin below the heaviest group so far
 	)
+	sc.keys = sc.keys[:0]
 	raise := func(w float64) {
 		if pruning {
 			floor = max(floor, w-pruneMargin)
 		}
 	}
-	if utf8Valid {
-		// Two-byte sequences (U+0080..U+07FF) also arise from legacy pairs
-		// such as GBK's D1 A7 ("学"): UTF-8 competes, with its prior.
-		decoded := make([]string, len(samples))
-		for i, s := range samples {
-			decoded[i] = string(s)
-		}
-		w := utf8Score(decoded, pri, &sc)
-		groups = append(groups, group{key: string(groupKey(joinKey(nil, decoded))), weight: w, best: utf8Candidate, score: w})
-		raise(w)
-	}
-	for _, c := range cands {
-		if high && c.name == "iso-2022-jp" {
-			// A 7-bit encoding (RFC 1468): any byte 0x80 and up is an
-			// error (Encoding Standard § 12.2.1), so skip the decode.
-			if nHigh < fewestN {
-				fewest, fewestN = c, nHigh
-			}
-			continue
-		}
-		score, nbad := c.evaluate(samples, pri, &sc, floor)
-		if nbad > 0 {
-			if nbad < fewestN {
-				fewest, fewestN = c, nbad
-			}
-			continue
-		}
-		if score < floor {
-			continue // pruned, or as good as: see pruneMargin
-		}
-		keyBytes := groupKey(sc.key)
-		found := false
+	// addGroup adds c's score to the group of the candidates that decode
+	// the samples as sc.key, the decoded text, does.
+	addGroup := func(c *candidate, score float64) {
+		key := groupKey(sc.key)
 		for i := range groups {
 			g := &groups[i]
-			if g.key == string(keyBytes) {
+			if bytes.Equal(g.key, key) {
 				g.weight = logAdd(g.weight, score)
 				if score > g.score {
 					g.best, g.score = c, score
 				}
 				raise(g.weight)
-				found = true
-				break
+				return
 			}
 		}
-		if !found {
-			groups = append(groups, group{key: string(keyBytes), weight: score, best: c, score: score})
-			raise(score)
+		// The keys of one call share sc.keys: a buffer that moves as it
+		// grows leaves the earlier keys intact where they were.
+		n := len(sc.keys)
+		sc.keys = append(sc.keys, key...)
+		groups = append(groups, group{key: sc.keys[n:len(sc.keys):len(sc.keys)], weight: score, best: c, score: score})
+		raise(score)
+	}
+	if utf8Valid {
+		// Two-byte sequences (U+0080..U+07FF) also arise from legacy pairs
+		// such as GBK's D1 A7 ("学"): UTF-8 competes, with its prior.
+		sc.decoded = sc.decoded[:0]
+		for _, s := range samples {
+			// Valid UTF-8 reads as itself; the strings do not outlive
+			// the call, and the samples are not written during it.
+			sc.decoded = append(sc.decoded, unsafe.String(unsafe.SliceData(s), len(s)))
 		}
+		w := utf8Score(sc.decoded, pri, sc)
+		sc.key = joinKey(sc.key[:0], sc.decoded)
+		addGroup(utf8Candidate, w)
+	}
+	for _, c := range cands {
+		if high && c.name == "iso-2022-jp" {
+			// A 7-bit encoding (RFC 1468): any byte 0x80 and up is an
+			// error (Encoding Standard § 12.2.1), so skip the decode.
+			rejected = append(rejected, c)
+			continue
+		}
+		score, clean := c.evaluate(samples, pri, sc, floor)
+		if !clean {
+			rejected = append(rejected, c)
+			continue
+		}
+		if score < floor {
+			continue // pruned, or as good as: see pruneMargin
+		}
+		addGroup(c, score)
 	}
 	if len(groups) == 0 {
+		// Every candidate has errors: name the one with the fewest, the
+		// earliest of those that tie.
+		var fewest *candidate
+		fewestN := math.MaxInt
+		for _, c := range rejected {
+			if n := c.errors(samples, nHigh, sc); n < fewestN {
+				fewest, fewestN = c, n
+			}
+		}
 		if fewest == nil {
 			return Guess{}, false
 		}
