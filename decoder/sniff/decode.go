@@ -18,6 +18,9 @@ type scratch struct {
 	decoded []string
 	syms    []uint8
 	text    textScorer
+	// bytes are the bytes of a single-byte candidate's glyphs in
+	// sc.text.gs (a space between samples).
+	bytes []byte
 	// out holds the samples as the candidate being evaluated decodes
 	// them; decoded's strings point into it.
 	out []byte

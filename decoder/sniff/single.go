@@ -1,6 +1,9 @@
 package sniff
 
-import "unicode/utf8"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // singleByte is what a single-byte candidate makes of each byte 0x80..0xFF,
 // so that scoring needs no decoder; every candidate reads the ASCII bytes
@@ -24,10 +27,11 @@ type singleByte struct {
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean bool) {
 	sb := c.sb
 	nbad := 0
-	gs := sc.text.gs[:0]
+	gs, bs := sc.text.gs[:0], sc.bytes[:0]
 	for i, s := range samples {
 		if i > 0 {
 			gs = append(gs, asciiGlyphs[' '])
+			bs = append(bs, ' ')
 		}
 		for _, b := range s {
 			g := asciiGlyphs[b&0x7F]
@@ -40,40 +44,24 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 			}
 			if len(gs) < scoreLimit {
 				gs = append(gs, g)
+				bs = append(bs, b)
 			}
 		}
 	}
-	sc.text.gs = gs
+	sc.text.gs, sc.bytes = gs, bs
 	if nbad > 0 {
 		return negInf, false
 	}
+	fixed, words := split(gs, sc.text.words[:0])
+	sc.text.words = words
 	best := negInf
 	for k, li := range c.alpha {
-		syms := sc.syms[:0]
 		l := langOf(li)
-		high := &sb.syms[k]
-	fill:
-		for i, s := range samples {
-			if i > 0 {
-				syms = append(syms, 0)
-			}
-			for _, b := range s {
-				if len(syms) == len(gs) {
-					break fill
-				}
-				if b < 0x80 {
-					syms = append(syms, l.ascii[b])
-				} else {
-					syms = append(syms, high[b-0x80])
-				}
-			}
-		}
-		syms = syms[:len(gs)]
-		sc.syms = syms
 		// score = pri + base - cost matters only if it reaches floor and
 		// the best language so far: cost at most pri + base - that.
+		p := pri.of(l.name)
 		bar := max(floor, best+c.base)
-		best = max(best, pri.of(l.name)-l.cost(gs, syms, costLimit(pri.of(l.name)+c.base-bar)))
+		best = max(best, p-c.bytesCost(sc, &l, k, words, fixed, costLimit(p+c.base-bar)))
 	}
 	score = best + c.base
 	if score >= floor {
@@ -82,6 +70,30 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		sc.key = c.appendKey(sc.key[:0], samples)
 	}
 	return score, true
+}
+
+// bytesCost is lettersCost for the bytes in sc.bytes, as c's k-th language
+// l reads them: each word's symbols are looked up as it is scored, so that
+// a language pruned early looks up no more.
+func (c *candidate) bytesCost(sc *scratch, l *lang, k int, words []span, fixed, limit float64) float64 {
+	high := &c.sb.syms[k]
+	half := 0
+	for _, w := range words {
+		if fixed+float64(half)/2 > limit {
+			return math.Inf(1)
+		}
+		syms := sc.syms[:0]
+		for _, b := range sc.bytes[w.start:w.end] {
+			if b < 0x80 {
+				syms = append(syms, l.ascii[b])
+			} else {
+				syms = append(syms, high[b-0x80])
+			}
+		}
+		sc.syms = syms
+		half += l.wordHalves(syms)
+	}
+	return fixed + float64(half)/2
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL
