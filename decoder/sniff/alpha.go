@@ -124,6 +124,33 @@ func glyphOf(r rune) glyph {
 	return g
 }
 
+// glyphCache remembers glyphOf of the runes 0x80 and up it was asked
+// for, in a small table indexed by a hash of the rune: a text holds few
+// distinct letters, and glyphOf's lookups in the Unicode tables cost more
+// than the scoring of a letter in a dozen languages.
+type glyphCache struct {
+	runes  [256]rune // 0 where empty: rune 0 is ASCII, never kept
+	glyphs [256]glyph
+}
+
+func (c *glyphCache) of(r rune) glyph {
+	if r < 0x80 {
+		return asciiGlyphs[r]
+	}
+	h := uint32(r) * 0x9E3779B1 >> 24 // Fibonacci hashing: the top byte
+	if c.runes[h] == r {
+		return c.glyphs[h]
+	}
+	g := glyphOf(r)
+	c.runes[h], c.glyphs[h] = r, g
+	return g
+}
+
+// isWord is isWordRune(r).
+func (c *glyphCache) isWord(r rune) bool {
+	return c.of(r).flags&fWord != 0
+}
+
 func isWordRune(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
@@ -147,14 +174,35 @@ type span struct{ start, end int32 }
 // capital opens a word or the word is all capitals; a capital after a
 // small letter is rare).
 func split(gs []glyph, words []span) (fixed float64, _ []span) {
-	for i := 0; i < len(gs); {
+	sp := splitter{gs: gs}
+	for {
+		w, ok := sp.next(&fixed)
+		if !ok {
+			return fixed, words
+		}
+		words = append(words, w)
+	}
+}
+
+// splitter is split one word at a time, for a scorer that may stop early.
+type splitter struct {
+	gs []glyph
+	i  int
+}
+
+// next adds to fixed the cost of what precedes the next word holding a
+// non-ASCII letter, and that word's case model, and returns the word; ok
+// is false at the end of gs.
+func (sp *splitter) next(fixed *float64) (w span, ok bool) {
+	gs := sp.gs
+	for i := sp.i; i < len(gs); {
 		if gs[i].flags&fWord == 0 {
-			fixed += float64(gs[i].other)
+			*fixed += float64(gs[i].other)
 			if gs[i].flags&fHigh != 0 && (i > 0 && gs[i-1].flags&fWord != 0 || i+1 < len(gs) && gs[i+1].flags&fWord != 0) {
 				// A sign glued to a letter ("°lub", "z³o") is what a
 				// letter misread looks like; "20°", "«Kraków»" pay less
 				// than a letter pair would.
-				fixed += gluedSignCost
+				*fixed += gluedSignCost
 			}
 			i++
 			continue
@@ -165,14 +213,15 @@ func split(gs []glyph, words []span) (fixed float64, _ []span) {
 			j++
 		}
 		if high&fHigh != 0 {
-			fixed += caseCost(gs[i:j])
-			words = append(words, span{int32(i), int32(j)})
-		} else {
-			fixed += asciiCost * float64(j-i)
+			*fixed += caseCost(gs[i:j])
+			sp.i = j
+			return span{int32(i), int32(j)}, true
 		}
+		*fixed += asciiCost * float64(j-i)
 		i = j
 	}
-	return fixed, words
+	sp.i = len(gs)
+	return span{}, false
 }
 
 // caseCost is the case model's cost of a word, in bits.
@@ -268,10 +317,11 @@ func nonLetterCost(r rune) float64 {
 // textScorer scores decoded text (UTF-8 input, windows-1258) with any of
 // the alphabetic models, finding each symbol by search.
 type textScorer struct {
-	gs    []glyph
-	syms  []uint8
-	words []span
-	fixed float64
+	glyphs glyphCache
+	gs     []glyph
+	syms   []uint8
+	words  []span
+	fixed  float64
 }
 
 // load composes the texts (NFC, Unicode Standard Annex #15: Vietnamese in
@@ -291,15 +341,10 @@ load:
 			if len(s.gs) == scoreLimit {
 				break load
 			}
-			if r < 0x80 {
-				s.gs = append(s.gs, asciiGlyphs[r])
-			} else {
-				s.gs = append(s.gs, glyphOf(r))
-			}
+			s.gs = append(s.gs, s.glyphs.of(r))
 		}
 	}
 	s.fixed, s.words = split(s.gs, s.words[:0])
-	s.syms = slices.Grow(s.syms[:0], len(s.gs))[:len(s.gs)]
 }
 
 // score is the language's log2 probability of the loaded text, or -Inf
@@ -308,17 +353,35 @@ load:
 // text costs more than limit bits (see lettersCost), and the score is then
 // -Inf too.
 func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
-	some := false
-	for _, w := range s.words {
-		for i := w.start; i < w.end; i++ {
-			k := l.find(s.gs[i].lower)
-			s.syms[i] = k
-			some = some || k != 0 && s.gs[i].flags&fHigh != 0
-		}
-	}
-	if len(s.words) > 0 && !some {
+	if len(s.words) > 0 && !s.hasLetterOf(&l) {
 		return negInf, false
 	}
-	c := l.lettersCost(s.syms, s.words, s.fixed, limit)
-	return -c, math.IsInf(c, 1)
+	half := 0
+	for _, w := range s.words {
+		if s.fixed+float64(half)/2 > limit {
+			return negInf, true
+		}
+		// Looked up word by word: a language that stops early looks
+		// up no more.
+		syms := s.syms[:0]
+		for _, g := range s.gs[w.start:w.end] {
+			syms = append(syms, l.find(g.lower))
+		}
+		s.syms = syms
+		half += l.wordHalves(syms)
+	}
+	return -(s.fixed + float64(half)/2), false
+}
+
+// hasLetterOf reports whether a non-ASCII letter of the loaded words is in
+// l's alphabet.
+func (s *textScorer) hasLetterOf(l *lang) bool {
+	for _, w := range s.words {
+		for _, g := range s.gs[w.start:w.end] {
+			if g.flags&fHigh != 0 && l.find(g.lower) != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

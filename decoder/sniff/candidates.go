@@ -142,7 +142,7 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor fl
 	if c.cjk != noCJK {
 		s := 0.0
 		for _, t := range sc.decoded {
-			s -= cjkCost(c.cjk, t)
+			s -= cjkCost(c.cjk, t, &sc.text.glyphs)
 		}
 		best = s + pri.of(cjkNames[c.cjk])
 	}
@@ -164,7 +164,7 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor fl
 	if math.IsInf(best, -1) {
 		// No language of c has these letters: price them as text in no
 		// particular language.
-		best = -genericCost(sc.decoded)
+		best = -genericCost(sc.decoded, &sc.text.glyphs)
 	}
 	return best + c.base, true
 }

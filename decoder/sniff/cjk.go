@@ -59,7 +59,7 @@ const (
 const scriptSwitchCost = 6
 
 // cjkCost is -log2 of the probability of t in language l, in bits.
-func cjkCost(l cjkLang, t string) float64 {
+func cjkCost(l cjkLang, t string, gc *glyphCache) float64 {
 	total := 0.0
 	prevLetter, prevCJK := false, false
 	prevClass := -1
@@ -75,7 +75,7 @@ func cjkCost(l cjkLang, t string) float64 {
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
 		letter := r < 0x80 && isWordRune(r)
-		isCJK := r >= 0x80 && isWordRune(r)
+		isCJK := r >= 0x80 && gc.isWord(r)
 		if letter && prevCJK || isCJK && prevLetter {
 			total += scriptSwitchCost
 		}

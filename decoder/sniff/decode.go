@@ -31,7 +31,13 @@ type scratch struct {
 	// value is decoded in less time than that takes.
 	decoders [len(candidateList)]transform.Transformer
 	// keys holds the group keys of one Sniff call end to end.
-	keys []byte
+	keys     []byte
+	outcomes []outcome
+	// order, ranked, counts and present serve evaluationOrder.
+	order   []int
+	ranked  []rankedCandidate
+	counts  [0x80]int32
+	present []uint8
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

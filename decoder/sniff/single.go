@@ -1,7 +1,6 @@
 package sniff
 
 import (
-	"math"
 	"unicode/utf8"
 )
 
@@ -21,12 +20,19 @@ type singleByte struct {
 	syms [][0x80]uint8
 }
 
+// maxLangs bounds the languages of one candidate.
+const maxLangs = 12
+
 // scoreSingle scores a single-byte candidate; clean is false when a byte
 // is invalid. A score below floor is not worth knowing: it is then -Inf
 // (see evaluate).
+//
+// Its languages score the text together, word by word, each stopping once
+// it costs more than it may (see lettersCost), and the candidate stops
+// when they all have: a paragraph in another charset is given up after a
+// few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean bool) {
 	sb := c.sb
-	nbad := 0
 	gs, bs := sc.text.gs[:0], sc.bytes[:0]
 	for i, s := range samples {
 		if i > 0 {
@@ -38,7 +44,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 			if b >= 0x80 {
 				h := b - 0x80
 				if !sb.valid[h] {
-					nbad++
+					return negInf, false
 				}
 				g = sb.glyphs[h]
 			}
@@ -49,19 +55,44 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 	}
 	sc.text.gs, sc.bytes = gs, bs
-	if nbad > 0 {
-		return negInf, false
-	}
-	fixed, words := split(gs, sc.text.words[:0])
-	sc.text.words = words
-	best := negInf
+	var (
+		langs [maxLangs]lang
+		pris  [maxLangs]float64
+		limit [maxLangs]float64
+		half  [maxLangs]int
+		alive = len(c.alpha)
+	)
 	for k, li := range c.alpha {
-		l := langOf(li)
-		// score = pri + base - cost matters only if it reaches floor and
-		// the best language so far: cost at most pri + base - that.
-		p := pri.of(l.name)
-		bar := max(floor, best+c.base)
-		best = max(best, p-c.bytesCost(sc, &l, k, words, fixed, costLimit(p+c.base-bar)))
+		langs[k] = langOf(li)
+		pris[k] = pri.of(langs[k].name)
+		// score = pri + base - cost matters only if it reaches floor:
+		// cost at most pri + base - floor.
+		limit[k] = costLimit(pris[k] + c.base - floor)
+	}
+	sp := splitter{gs: gs}
+	fixed := 0.0
+	for alive > 0 {
+		w, ok := sp.next(&fixed)
+		if !ok {
+			break
+		}
+		for k := range c.alpha {
+			if half[k] < 0 {
+				continue // stopped
+			}
+			l := &langs[k]
+			half[k] += l.wordHalves(c.symbols(sc, l, k, w))
+			if fixed+float64(half[k])/2 > limit[k] {
+				half[k] = -1
+				alive--
+			}
+		}
+	}
+	best := negInf
+	for k := range c.alpha {
+		if half[k] >= 0 {
+			best = max(best, pris[k]-(fixed+float64(half[k])/2))
+		}
 	}
 	score = best + c.base
 	if score >= floor {
@@ -72,28 +103,20 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	return score, true
 }
 
-// bytesCost is lettersCost for the bytes in sc.bytes, as c's k-th language
-// l reads them: each word's symbols are looked up as it is scored, so that
-// a language pruned early looks up no more.
-func (c *candidate) bytesCost(sc *scratch, l *lang, k int, words []span, fixed, limit float64) float64 {
+// symbols are the symbols of the letters of word w of sc.bytes in c's k-th
+// language l.
+func (c *candidate) symbols(sc *scratch, l *lang, k int, w span) []uint8 {
 	high := &c.sb.syms[k]
-	half := 0
-	for _, w := range words {
-		if fixed+float64(half)/2 > limit {
-			return math.Inf(1)
+	syms := sc.syms[:0]
+	for _, b := range sc.bytes[w.start:w.end] {
+		if b < 0x80 {
+			syms = append(syms, l.ascii[b])
+		} else {
+			syms = append(syms, high[b-0x80])
 		}
-		syms := sc.syms[:0]
-		for _, b := range sc.bytes[w.start:w.end] {
-			if b < 0x80 {
-				syms = append(syms, l.ascii[b])
-			} else {
-				syms = append(syms, high[b-0x80])
-			}
-		}
-		sc.syms = syms
-		half += l.wordHalves(syms)
 	}
-	return fixed + float64(half)/2
+	sc.syms = syms
+	return syms
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/fnv"
 	"math"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -107,48 +108,27 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	pri := priorsFor(ev)
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	type group struct {
-		key    []byte  // in sc.keys
-		weight float64 // log2 of the summed weights of the members
-		best   *candidate
-		score  float64
-	}
 	var (
-		groupsArray [len(candidateList) + 1]group
-		groups      = groupsArray[:0]
-		// rejected are the candidates in which the samples hold an
-		// invalid sequence, in candidate order.
-		rejectedArray [len(candidateList)]*candidate
-		rejected      = rejectedArray[:0]
-		floor         = negInf // pruneMargin below the heaviest group so far
+		// outcomes are the candidates' results, by place in cands.
+		outcomes = growZero(sc.outcomes, len(cands))
+		utf8Out  outcome
+		floor    = negInf // pruneMargin below the best score so far
 	)
+	sc.outcomes = outcomes
 	sc.keys = sc.keys[:0]
-	raise := func(w float64) {
-		if pruning {
-			floor = max(floor, w-pruneMargin)
-		}
-	}
-	// addGroup adds c's score to the group of the candidates that decode
-	// the samples as sc.key, the decoded text, does.
-	addGroup := func(c *candidate, score float64) {
-		key := groupKey(sc.key)
-		for i := range groups {
-			g := &groups[i]
-			if bytes.Equal(g.key, key) {
-				g.weight = logAdd(g.weight, score)
-				if score > g.score {
-					g.best, g.score = c, score
-				}
-				raise(g.weight)
-				return
-			}
-		}
+	// count records score for a candidate whose decoding is sc.key, and
+	// raises the floor. The floor is kept below the best candidate's
+	// score, not its group's weight as in the confidence (which is a
+	// little higher): a lower floor prunes a little less, never wrongly.
+	count := func(o *outcome, score float64) {
 		// The keys of one call share sc.keys: a buffer that moves as it
 		// grows leaves the earlier keys intact where they were.
 		n := len(sc.keys)
-		sc.keys = append(sc.keys, key...)
-		groups = append(groups, group{key: sc.keys[n:len(sc.keys):len(sc.keys)], weight: score, best: c, score: score})
-		raise(score)
+		sc.keys = append(sc.keys, groupKey(sc.key)...)
+		*o = outcome{score: score, counted: true, key: sc.keys[n:len(sc.keys):len(sc.keys)]}
+		if pruning {
+			floor = max(floor, score-pruneMargin)
+		}
 	}
 	if utf8Valid {
 		// Two-byte sequences (U+0080..U+07FF) also arise from legacy pairs
@@ -161,31 +141,66 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		}
 		w := utf8Score(sc.decoded, pri, sc)
 		sc.key = joinKey(sc.key[:0], sc.decoded)
-		addGroup(utf8Candidate, w)
+		count(&utf8Out, w)
 	}
-	for _, c := range cands {
+	for _, i := range sc.evaluationOrder(cands, samples, pri, utf8Valid) {
+		c, o := cands[i], &outcomes[i]
 		if high && c.name == "iso-2022-jp" {
 			// A 7-bit encoding (RFC 1468): any byte 0x80 and up is an
 			// error (Encoding Standard § 12.2.1), so skip the decode.
-			rejected = append(rejected, c)
+			o.rejected = true
 			continue
 		}
 		score, clean := c.evaluate(samples, pri, sc, floor)
-		if !clean {
-			rejected = append(rejected, c)
-			continue
+		switch {
+		case !clean:
+			o.rejected = true
+		case score >= floor: // else pruned, or as good as: see pruneMargin
+			count(o, score)
 		}
-		if score < floor {
-			continue // pruned, or as good as: see pruneMargin
+	}
+	// The groups are made in candidate order, whatever the order of
+	// evaluation, so that ties go to the earlier candidate.
+	type group struct {
+		key    []byte  // in sc.keys
+		weight float64 // log2 of the summed weights of the members
+		best   *candidate
+		score  float64
+	}
+	var (
+		groupsArray [len(candidateList) + 1]group
+		groups      = groupsArray[:0]
+	)
+	addGroup := func(c *candidate, o *outcome) {
+		for i := range groups {
+			g := &groups[i]
+			if bytes.Equal(g.key, o.key) {
+				g.weight = logAdd(g.weight, o.score)
+				if o.score > g.score {
+					g.best, g.score = c, o.score
+				}
+				return
+			}
 		}
-		addGroup(c, score)
+		groups = append(groups, group{key: o.key, weight: o.score, best: c, score: o.score})
+	}
+	if utf8Out.counted {
+		addGroup(utf8Candidate, &utf8Out)
+	}
+	for i, c := range cands {
+		if outcomes[i].counted {
+			addGroup(c, &outcomes[i])
+		}
 	}
 	if len(groups) == 0 {
 		// Every candidate has errors: name the one with the fewest, the
 		// earliest of those that tie.
 		var fewest *candidate
 		fewestN := math.MaxInt
-		for _, c := range rejected {
+		for i, c := range cands {
+			if !outcomes[i].rejected {
+				continue
+			}
 			if n := c.errors(samples, nHigh, sc); n < fewestN {
 				fewest, fewestN = c, n
 			}
@@ -206,6 +221,22 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		sum += math.Exp2((groups[i].weight - groups[best].weight) / temperature)
 	}
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
+}
+
+// outcome is what Sniff learnt of a candidate.
+type outcome struct {
+	score float64
+	// counted says the score is kept (it reached the floor), key its
+	// decoding's group key; rejected says the samples are invalid in it.
+	counted, rejected bool
+	key               []byte
+}
+
+// growZero is s resized to n zero values.
+func growZero[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
 }
 
 // joinKey appends the decoded samples to key, each ended by a NUL, so that
