@@ -55,19 +55,24 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 	}
 	sc.text.gs, sc.bytes = gs, bs
+	// The state of each of c's languages as the words go by.
+	type langState struct {
+		ascii, high *[0x80]uint8 // symbols of the bytes below and from 0x80
+		bigrams     string
+		m           int // symbols in the language: bigrams' row length
+		half        int // letter-pair costs so far, -1 once stopped
+		pri, limit  float64
+	}
 	var (
-		langs [maxLangs]lang
-		pris  [maxLangs]float64
-		limit [maxLangs]float64
-		half  [maxLangs]int
+		langs [maxLangs]langState
 		alive = len(c.alpha)
 	)
 	for k, li := range c.alpha {
-		langs[k] = langOf(li)
-		pris[k] = pri.of(langs[k].name)
+		l := &alphaLangs[li]
+		p := pri.of(l.name)
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
-		limit[k] = costLimit(pris[k] + c.base - floor)
+		langs[k] = langState{ascii: &asciiSyms[li], high: &sb.syms[k], bigrams: l.bigrams, m: len(alphaLetters[li]) + 1, pri: p, limit: costLimit(p + c.base - floor)}
 	}
 	sp := splitter{gs: gs}
 	fixed := 0.0
@@ -76,22 +81,39 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		if !ok {
 			break
 		}
+		word := bs[w.start:w.end]
 		for k := range c.alpha {
-			if half[k] < 0 {
+			st := &langs[k]
+			if st.half < 0 {
 				continue // stopped
 			}
-			l := &langs[k]
-			half[k] += l.wordHalves(c.symbols(sc, l, k, w))
-			if fixed+float64(half[k])/2 > limit[k] {
-				half[k] = -1
+			// wordHalves, with each byte's symbol looked up in place.
+			half, prev := st.half, 0
+			for _, b := range word {
+				sym := 0
+				if b < 0x80 {
+					sym = int(st.ascii[b])
+				} else {
+					sym = int(st.high[b-0x80])
+				}
+				if sym == 0 {
+					half += 2 * foreignLetter
+				} else {
+					half += digit(st.bigrams[prev*st.m+sym])
+				}
+				prev = sym
+			}
+			st.half = half + digit(st.bigrams[prev*st.m])
+			if fixed+float64(st.half)/2 > st.limit {
+				st.half = -1
 				alive--
 			}
 		}
 	}
 	best := negInf
-	for k := range c.alpha {
-		if half[k] >= 0 {
-			best = max(best, pris[k]-(fixed+float64(half[k])/2))
+	for _, st := range langs[:len(c.alpha)] {
+		if st.half >= 0 {
+			best = max(best, st.pri-(fixed+float64(st.half)/2))
 		}
 	}
 	score = best + c.base
@@ -101,22 +123,6 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		sc.key = c.appendKey(sc.key[:0], samples)
 	}
 	return score, true
-}
-
-// symbols are the symbols of the letters of word w of sc.bytes in c's k-th
-// language l.
-func (c *candidate) symbols(sc *scratch, l *lang, k int, w span) []uint8 {
-	high := &c.sb.syms[k]
-	syms := sc.syms[:0]
-	for _, b := range sc.bytes[w.start:w.end] {
-		if b < 0x80 {
-			syms = append(syms, l.ascii[b])
-		} else {
-			syms = append(syms, high[b-0x80])
-		}
-	}
-	sc.syms = syms
-	return syms
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL

@@ -266,6 +266,11 @@ func logAdd(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
 	}
+	if b < a-64 {
+		// 1 + 2^(b-a) rounds to 1, whose log2 is 0: the same a, without
+		// the two dear calls.
+		return a
+	}
 	return a + math.Log2(1+math.Exp2(b-a))
 }
 
