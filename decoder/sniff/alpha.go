@@ -66,6 +66,9 @@ func (l *lang) find(r rune) uint8 {
 }
 
 func (l *lang) findHigh(r rune) uint8 {
+	if r > l.letters[len(l.letters)-1] || r < l.letters[0] {
+		return 0 // another script: no search
+	}
 	i, ok := slices.BinarySearch(l.letters, r)
 	if !ok {
 		return 0

@@ -140,11 +140,16 @@ func (c *candidate) evaluate(samples [][]byte, pri priors, sc *scratch, floor fl
 	}
 	best := negInf
 	if c.cjk != noCJK {
+		// score = pri + base - cost matters only if it reaches floor.
+		p := pri.of(cjkNames[c.cjk])
 		s := 0.0
 		for _, t := range sc.decoded {
-			s -= cjkCost(c.cjk, t, &sc.text.glyphs)
+			s -= cjkCost(c.cjk, t, &sc.text.glyphs, costLimit(p+c.base-floor+s))
 		}
-		best = s + pri.of(cjkNames[c.cjk])
+		if math.IsInf(s, -1) && len(c.alpha) == 0 {
+			return negInf, true // below floor: the generic price is not for it
+		}
+		best = s + p
 	}
 	if len(c.alpha) > 0 {
 		sc.text.load(sc.decoded)

@@ -33,6 +33,12 @@ type scratch struct {
 	// keys holds the group keys of one Sniff call end to end.
 	keys     []byte
 	outcomes []outcome
+	// memo holds what each language makes of each text the single-byte
+	// candidates decoded the samples to, memoKeys the texts (in
+	// memoText): see scoreSingle.
+	memo     [][len(alphaLangs)]langMemo
+	memoKeys [][]byte
+	memoText []byte
 	// order, ranked, counts and present serve evaluationOrder.
 	order   []int
 	ranked  []rankedCandidate

@@ -1,6 +1,7 @@
 package sniff
 
 import (
+	"bytes"
 	"unicode/utf8"
 )
 
@@ -27,11 +28,88 @@ const maxLangs = 12
 // is invalid. A score below floor is not worth knowing: it is then -Inf
 // (see evaluate).
 //
-// Its languages score the text together, word by word, each stopping once
-// it costs more than it may (see lettersCost), and the candidate stops
-// when they all have: a paragraph in another charset is given up after a
-// few words.
+// Candidates that decode the samples alike share what each language makes
+// of the text (sc.memo): a Latin text reads the same in windows-1252,
+// windows-1250, ISO-8859-2 and more, and German is scored in it once, not
+// once per candidate. The languages left to score score the text together,
+// word by word, each stopping once it costs more than it may (see
+// lettersCost), and the candidate stops when they all have: a paragraph
+// in another charset is given up after a few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean bool) {
+	sb := c.sb
+	for _, s := range samples {
+		for _, b := range s {
+			if b >= 0x80 && !sb.valid[b-0x80] {
+				return negInf, false
+			}
+		}
+	}
+	// The decoded text groups c with the candidates that read the bytes
+	// alike, and keys what its languages make of it.
+	sc.key = c.appendKey(sc.key[:0], samples)
+	memo := sc.memoFor(sc.key)
+	var (
+		limits [maxLangs]float64
+		todo   = false
+	)
+	for k, li := range c.alpha {
+		// score = pri + base - cost matters only if it reaches floor:
+		// cost at most pri + base - floor.
+		limits[k] = costLimit(pri.of(alphaLangs[li].name) + c.base - floor)
+		todo = todo || !memo[li].knows(limits[k])
+	}
+	if todo {
+		c.scoreLanguages(samples, sc, memo, &limits)
+	}
+	best := negInf
+	for _, li := range c.alpha {
+		// A cost above the limit, known from a candidate that allowed
+		// more, can only lose, as the -Inf of a stopped language does.
+		if m := memo[li]; !m.over {
+			best = max(best, pri.of(alphaLangs[li].name)-m.cost)
+		}
+	}
+	return best + c.base, true
+}
+
+// langMemo is what a language makes of a decoded text: its cost, or, with
+// over set, a limit the cost was found to pass. The zero value knows
+// nothing.
+type langMemo struct {
+	cost float64
+	over bool
+}
+
+// knows reports whether m tells c's language with limit its cost or that
+// it passes limit.
+func (m langMemo) knows(limit float64) bool {
+	return m.cost != 0 && (!m.over || m.cost >= limit)
+}
+
+// memoFor is the memo of the text key decodes to, made empty if new. A
+// text costs more than 0 in every language (the word-boundary pair, at
+// least), so a zero langMemo is an empty one.
+func (sc *scratch) memoFor(key []byte) *[len(alphaLangs)]langMemo {
+	for i, k := range sc.memoKeys {
+		if bytes.Equal(k, key) {
+			return &sc.memo[i]
+		}
+	}
+	n := len(sc.memoText)
+	sc.memoText = append(sc.memoText, key...)
+	sc.memoKeys = append(sc.memoKeys, sc.memoText[n:len(sc.memoText):len(sc.memoText)])
+	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
+	return &sc.memo[len(sc.memo)-1]
+}
+
+// resetMemo forgets every text.
+func (sc *scratch) resetMemo() {
+	sc.memoText, sc.memoKeys, sc.memo = sc.memoText[:0], sc.memoKeys[:0], sc.memo[:0]
+}
+
+// scoreLanguages scores the samples in those of c's languages that memo
+// does not know under limits, and tells memo.
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64) {
 	sb := c.sb
 	gs, bs := sc.text.gs[:0], sc.bytes[:0]
 	for i, s := range samples {
@@ -39,40 +117,34 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 			gs = append(gs, asciiGlyphs[' '])
 			bs = append(bs, ' ')
 		}
-		for _, b := range s {
-			g := asciiGlyphs[b&0x7F]
-			if b >= 0x80 {
-				h := b - 0x80
-				if !sb.valid[h] {
-					return negInf, false
-				}
-				g = sb.glyphs[h]
+		for _, b := range s[:max(0, min(len(s), scoreLimit-len(gs)))] {
+			if b < 0x80 {
+				gs = append(gs, asciiGlyphs[b])
+			} else {
+				gs = append(gs, sb.glyphs[b-0x80])
 			}
-			if len(gs) < scoreLimit {
-				gs = append(gs, g)
-				bs = append(bs, b)
-			}
+			bs = append(bs, b)
 		}
 	}
 	sc.text.gs, sc.bytes = gs, bs
-	// The state of each of c's languages as the words go by.
+	// The state of each language as the words go by.
 	type langState struct {
 		ascii, high *[0x80]uint8 // symbols of the bytes below and from 0x80
 		bigrams     string
 		m           int // symbols in the language: bigrams' row length
 		half        int // letter-pair costs so far, -1 once stopped
-		pri, limit  float64
 	}
 	var (
 		langs [maxLangs]langState
-		alive = len(c.alpha)
+		alive = 0
 	)
 	for k, li := range c.alpha {
-		l := &alphaLangs[li]
-		p := pri.of(l.name)
-		// score = pri + base - cost matters only if it reaches floor:
-		// cost at most pri + base - floor.
-		langs[k] = langState{ascii: &asciiSyms[li], high: &sb.syms[k], bigrams: l.bigrams, m: len(alphaLetters[li]) + 1, pri: p, limit: costLimit(p + c.base - floor)}
+		langs[k] = langState{ascii: &asciiSyms[li], high: &sb.syms[k], bigrams: alphaLangs[li].bigrams, m: len(alphaLetters[li]) + 1}
+		if memo[li].knows(limits[k]) {
+			langs[k].half = -1
+		} else {
+			alive++
+		}
 	}
 	sp := splitter{gs: gs}
 	fixed := 0.0
@@ -85,7 +157,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		for k := range c.alpha {
 			st := &langs[k]
 			if st.half < 0 {
-				continue // stopped
+				continue // known, or stopped
 			}
 			// wordHalves, with each byte's symbol looked up in place.
 			half, prev := st.half, 0
@@ -104,25 +176,18 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 				prev = sym
 			}
 			st.half = half + digit(st.bigrams[prev*st.m])
-			if fixed+float64(st.half)/2 > st.limit {
+			if fixed+float64(st.half)/2 > limits[k] {
 				st.half = -1
+				memo[c.alpha[k]] = langMemo{cost: limits[k], over: true}
 				alive--
 			}
 		}
 	}
-	best := negInf
-	for _, st := range langs[:len(c.alpha)] {
-		if st.half >= 0 {
-			best = max(best, st.pri-(fixed+float64(st.half)/2))
+	for k, li := range c.alpha {
+		if st := langs[k]; st.half >= 0 {
+			memo[li] = langMemo{cost: fixed + float64(st.half)/2}
 		}
 	}
-	score = best + c.base
-	if score >= floor {
-		// The decoded text groups c with the candidates that read the
-		// bytes alike; Sniff reads it only for a score that counts.
-		sc.key = c.appendKey(sc.key[:0], samples)
-	}
-	return score, true
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL

@@ -13,11 +13,13 @@ var utf8Candidate = &candidate{name: "utf-8", cjk: noCJK}
 func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
 	best := -genericCost(decoded, &sc.text.glyphs)
 	for l := range cjkNames {
+		// Only a language that beats the best so far changes the max.
+		p := pri.of(cjkNames[l])
 		s := 0.0
 		for _, t := range decoded {
-			s -= cjkCost(cjkLang(l), t, &sc.text.glyphs)
+			s -= cjkCost(cjkLang(l), t, &sc.text.glyphs, costLimit(p-best+s))
 		}
-		best = max(best, s+pri.of(cjkNames[l]))
+		best = max(best, s+p)
 	}
 	sc.text.load(decoded)
 	for i := range alphaLangs {
