@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"unicode"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -321,6 +322,7 @@ func nonLetterCost(r rune) float64 {
 // the alphabetic models, finding each symbol by search.
 type textScorer struct {
 	glyphs glyphCache
+	nfc    []byte // a composed text
 	gs     []glyph
 	syms   []uint8
 	words  []span
@@ -337,8 +339,11 @@ load:
 		if i > 0 {
 			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if !norm.NFC.IsNormalString(t) {
-			t = norm.NFC.String(t)
+		if norm.NFC.QuickSpanString(t) < len(t) {
+			// Composed into a buffer of the scorer's own: t does not
+			// outlive this iteration.
+			s.nfc = norm.NFC.AppendString(s.nfc[:0], t)
+			t = unsafe.String(unsafe.SliceData(s.nfc), len(s.nfc))
 		}
 		for _, r := range t {
 			if len(s.gs) == scoreLimit {

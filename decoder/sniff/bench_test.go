@@ -92,7 +92,7 @@ func BenchmarkUchardet(b *testing.B) {
 // paragraphs are, for each charset of the corpus, its strings joined by
 // spaces into one body of a few hundred bytes (about what a comment field
 // or a paragraph-sized textarea sends), and the same texts in UTF-8.
-func paragraphs(b *testing.B) (legacy, utf8 [][]byte) {
+func paragraphs(b testing.TB) (legacy, utf8 [][]byte) {
 	rows := loadRows(b, corpusPath)
 	byCharset := map[string][]byte{}
 	texts := map[string][]byte{}

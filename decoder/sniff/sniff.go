@@ -2,8 +2,9 @@ package sniff
 
 import (
 	"bytes"
-	"hash/fnv"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -125,7 +126,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		// The keys of one call share sc.keys: a buffer that moves as it
 		// grows leaves the earlier keys intact where they were.
 		n := len(sc.keys)
-		sc.keys = append(sc.keys, groupKey(sc.key)...)
+		sc.keys = appendGroupKey(sc.keys, sc.key)
 		*o = outcome{score: score, counted: true, key: sc.keys[n:len(sc.keys):len(sc.keys)]}
 		if pruning {
 			floor = max(floor, score-pruneMargin)
@@ -250,16 +251,35 @@ func joinKey(key []byte, decoded []string) []byte {
 	return key
 }
 
-// groupKey is the decoded text itself when short, its FNV-1a hash when
-// long, so that large bodies are not copied once per group: two decodings
-// of one input that differ yet hash alike are beyond any practical chance.
-func groupKey(text []byte) []byte {
+// appendGroupKey appends to dst the decoded text itself when short, its
+// FNV-1a hash when long, so that large bodies are not copied once per
+// group: two decodings of one input that differ yet hash alike are beyond
+// any practical chance.
+func appendGroupKey(dst, text []byte) []byte {
 	if len(text) <= 1024 {
-		return text
+		return append(dst, text...)
 	}
-	h := fnv.New128a()
-	h.Write(text)
-	return h.Sum([]byte{0xFF}) // 0xFF never starts a UTF-8 text
+	dst = append(dst, 0xFF) // 0xFF never starts a UTF-8 text
+	return fnv128a(dst, text)
+}
+
+// fnv128a appends the FNV-1a hash of 128 bits of b to dst, as hash/fnv's
+// New128a would, without the allocations of a hash.Hash.
+func fnv128a(dst, b []byte) []byte {
+	const (
+		offsetHigh = 0x6c62272e07bb0142
+		offsetLow  = 0x62b821756295c58d
+		primeLow   = 0x13b // the prime is 2^88 + 0x13b
+		primeShift = 24    // 88 - 64
+	)
+	hi, lo := uint64(offsetHigh), uint64(offsetLow)
+	for _, c := range b {
+		lo ^= uint64(c)
+		h, l := bits.Mul64(primeLow, lo)
+		hi, lo = h+lo<<primeShift+primeLow*hi, l
+	}
+	dst = binary.BigEndian.AppendUint64(dst, hi)
+	return binary.BigEndian.AppendUint64(dst, lo)
 }
 
 // logAdd is log2(2^a + 2^b).
