@@ -30,15 +30,16 @@ type scratch struct {
 	// first use and reset before each: making one allocates, and a short
 	// value is decoded in less time than that takes.
 	decoders [len(candidateList)]transform.Transformer
-	// keys holds the group keys of one Sniff call end to end.
-	keys     []byte
 	outcomes []outcome
-	// memo holds what each language makes of each text the single-byte
-	// candidates decoded the samples to, memoKeys the texts (in
-	// memoText): see scoreSingle.
+	groupOf  []int
+	// texts are the distinct decodings of the samples seen in one Sniff
+	// call, their keys in textKeys; memo holds what each language makes
+	// of each, for the single-byte candidates (see scoreSingle). keyText
+	// is the place in texts of sc.key, or -1 when not looked up.
+	texts    []text
+	textKeys []byte
 	memo     [][len(alphaLangs)]langMemo
-	memoKeys [][]byte
-	memoText []byte
+	keyText  int
 	// order, ranked, counts and present serve evaluationOrder.
 	order   []int
 	ranked  []rankedCandidate

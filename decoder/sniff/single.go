@@ -47,7 +47,8 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	// The decoded text groups c with the candidates that read the bytes
 	// alike, and keys what its languages make of it.
 	sc.key = c.appendKey(sc.key[:0], samples)
-	memo := sc.memoFor(sc.key)
+	sc.keyText = sc.textID(sc.key)
+	memo := &sc.memo[sc.keyText]
 	var (
 		limits [maxLangs]float64
 		todo   = false
@@ -86,25 +87,54 @@ func (m langMemo) knows(limit float64) bool {
 	return m.cost != 0 && (!m.over || m.cost >= limit)
 }
 
-// memoFor is the memo of the text key decodes to, made empty if new. A
-// text costs more than 0 in every language (the word-boundary pair, at
-// least), so a zero langMemo is an empty one.
-func (sc *scratch) memoFor(key []byte) *[len(alphaLangs)]langMemo {
-	for i, k := range sc.memoKeys {
-		if bytes.Equal(k, key) {
-			return &sc.memo[i]
+// textID is the place in sc.texts of the text key decodes to (joinKey's
+// form), added if new with an empty memo. Texts are told apart by group
+// key (appendGroupKey), found by a hash first.
+func (sc *scratch) textID(key []byte) int {
+	h := hashKey(key)
+	for i, t := range sc.texts {
+		if t.hash == h && sameText(t.key, key) {
+			return i
 		}
 	}
-	n := len(sc.memoText)
-	sc.memoText = append(sc.memoText, key...)
-	sc.memoKeys = append(sc.memoKeys, sc.memoText[n:len(sc.memoText):len(sc.memoText)])
+	n := len(sc.textKeys)
+	sc.textKeys = appendGroupKey(sc.textKeys, key)
+	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h})
 	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
-	return &sc.memo[len(sc.memo)-1]
+	return len(sc.texts) - 1
 }
 
-// resetMemo forgets every text.
-func (sc *scratch) resetMemo() {
-	sc.memoText, sc.memoKeys, sc.memo = sc.memoText[:0], sc.memoKeys[:0], sc.memo[:0]
+// sameText reports whether key decodes to the text whose group key is gk.
+func sameText(gk, key []byte) bool {
+	if len(key) <= 1024 {
+		return bytes.Equal(gk, key)
+	}
+	var buf [17]byte
+	return bytes.Equal(gk, appendGroupKey(buf[:0], key))
+}
+
+// hashKey is a cheap hash of a decoded text, to pass over most others
+// without comparing them: its length and its first and last bytes.
+func hashKey(key []byte) uint64 {
+	h := uint64(len(key))
+	for i, b := range key[:min(len(key), 8)] {
+		h ^= uint64(b) << (8 + 6*i)
+	}
+	if n := len(key); n > 8 {
+		h ^= uint64(key[n-1])<<56 ^ uint64(key[n-2])<<50
+	}
+	return h
+}
+
+// text is a decoding of the samples one Sniff call has seen.
+type text struct {
+	key  []byte // its group key, in sc.textKeys
+	hash uint64 // hashKey of the decoded text
+}
+
+// resetTexts forgets every text.
+func (sc *scratch) resetTexts() {
+	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
 }
 
 // scoreLanguages scores the samples in those of c's languages that memo

@@ -1,7 +1,6 @@
 package sniff
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -116,18 +115,17 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		floor    = negInf // pruneMargin below the best score so far
 	)
 	sc.outcomes = outcomes
-	sc.keys = sc.keys[:0]
-	sc.resetMemo()
+	sc.resetTexts()
 	// count records score for a candidate whose decoding is sc.key, and
 	// raises the floor. The floor is kept below the best candidate's
 	// score, not its group's weight as in the confidence (which is a
 	// little higher): a lower floor prunes a little less, never wrongly.
 	count := func(o *outcome, score float64) {
-		// The keys of one call share sc.keys: a buffer that moves as it
-		// grows leaves the earlier keys intact where they were.
-		n := len(sc.keys)
-		sc.keys = appendGroupKey(sc.keys, sc.key)
-		*o = outcome{score: score, counted: true, key: sc.keys[n:len(sc.keys):len(sc.keys)]}
+		t := sc.keyText
+		if t < 0 {
+			t = sc.textID(sc.key)
+		}
+		*o = outcome{score: score, counted: true, text: t}
 		if pruning {
 			floor = max(floor, score-pruneMargin)
 		}
@@ -142,7 +140,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			sc.decoded = append(sc.decoded, unsafe.String(unsafe.SliceData(s), len(s)))
 		}
 		w := utf8Score(sc.decoded, pri, sc)
-		sc.key = joinKey(sc.key[:0], sc.decoded)
+		sc.key, sc.keyText = joinKey(sc.key[:0], sc.decoded), -1
 		count(&utf8Out, w)
 	}
 	for _, i := range sc.evaluationOrder(cands, samples, pri, utf8Valid) {
@@ -153,6 +151,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			o.rejected = true
 			continue
 		}
+		sc.keyText = -1
 		score, clean := c.evaluate(samples, pri, sc, floor)
 		switch {
 		case !clean:
@@ -164,7 +163,6 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	// The groups are made in candidate order, whatever the order of
 	// evaluation, so that ties go to the earlier candidate.
 	type group struct {
-		key    []byte  // in sc.keys
 		weight float64 // log2 of the summed weights of the members
 		best   *candidate
 		score  float64
@@ -172,19 +170,21 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	var (
 		groupsArray [len(candidateList) + 1]group
 		groups      = groupsArray[:0]
+		// groupOf is the place in groups of each text's group, plus one.
+		groupOf = growZero(sc.groupOf, len(sc.texts))
 	)
+	sc.groupOf = groupOf
 	addGroup := func(c *candidate, o *outcome) {
-		for i := range groups {
+		if i := groupOf[o.text] - 1; i >= 0 {
 			g := &groups[i]
-			if bytes.Equal(g.key, o.key) {
-				g.weight = logAdd(g.weight, o.score)
-				if o.score > g.score {
-					g.best, g.score = c, o.score
-				}
-				return
+			g.weight = logAdd(g.weight, o.score)
+			if o.score > g.score {
+				g.best, g.score = c, o.score
 			}
+			return
 		}
-		groups = append(groups, group{key: o.key, weight: o.score, best: c, score: o.score})
+		groups = append(groups, group{weight: o.score, best: c, score: o.score})
+		groupOf[o.text] = len(groups)
 	}
 	if utf8Out.counted {
 		addGroup(utf8Candidate, &utf8Out)
@@ -228,10 +228,11 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 // outcome is what Sniff learnt of a candidate.
 type outcome struct {
 	score float64
-	// counted says the score is kept (it reached the floor), key its
-	// decoding's group key; rejected says the samples are invalid in it.
+	// counted says the score is kept (it reached the floor), text its
+	// decoding's place in scratch.texts; rejected says the samples are
+	// invalid in it.
 	counted, rejected bool
-	key               []byte
+	text              int
 }
 
 // growZero is s resized to n zero values.
