@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"unicode"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -66,6 +67,9 @@ func (l *lang) find(r rune) uint8 {
 }
 
 func (l *lang) findHigh(r rune) uint8 {
+	if r > l.letters[len(l.letters)-1] || r < l.letters[0] {
+		return 0 // another script: no search
+	}
 	i, ok := slices.BinarySearch(l.letters, r)
 	if !ok {
 		return 0
@@ -78,19 +82,16 @@ func (l *lang) size() int {
 	return len(l.letters) + 1
 }
 
-// digit decodes one byte of a generated table to half-bits.
+// digit decodes one byte of a generated table (costDigits) to half-bits.
 func digit(b byte) int {
-	switch {
-	case b == '-':
-		return 62
-	case b == '_':
-		return 63
-	case b <= '9':
-		return int(b - '0')
-	case b <= 'Z':
-		return int(b-'A') + 10
-	}
-	return int(b-'a') + 36
+	return int(digitValue[b])
+}
+
+// digitValue is what each byte of costDigits stands for: a table, not the
+// switch on byte ranges it replaces, as scoring looks up a digit per letter
+// per language.
+var digitValue = [256]uint8{
+	'0': 0, '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, 'A': 10, 'B': 11, 'C': 12, 'D': 13, 'E': 14, 'F': 15, 'G': 16, 'H': 17, 'I': 18, 'J': 19, 'K': 20, 'L': 21, 'M': 22, 'N': 23, 'O': 24, 'P': 25, 'Q': 26, 'R': 27, 'S': 28, 'T': 29, 'U': 30, 'V': 31, 'W': 32, 'X': 33, 'Y': 34, 'Z': 35, 'a': 36, 'b': 37, 'c': 38, 'd': 39, 'e': 40, 'f': 41, 'g': 42, 'h': 43, 'i': 44, 'j': 45, 'k': 46, 'l': 47, 'm': 48, 'n': 49, 'o': 50, 'p': 51, 'q': 52, 'r': 53, 's': 54, 't': 55, 'u': 56, 'v': 57, 'w': 58, 'x': 59, 'y': 60, 'z': 61, '-': 62, '_': 63,
 }
 
 // glyph is a decoded character as the alphabetic models see it.
@@ -127,6 +128,33 @@ func glyphOf(r rune) glyph {
 	return g
 }
 
+// glyphCache remembers glyphOf of the runes 0x80 and up it was asked
+// for, in a small table indexed by a hash of the rune: a text holds few
+// distinct letters, and glyphOf's lookups in the Unicode tables cost more
+// than the scoring of a letter in a dozen languages.
+type glyphCache struct {
+	runes  [256]rune // 0 where empty: rune 0 is ASCII, never kept
+	glyphs [256]glyph
+}
+
+func (c *glyphCache) of(r rune) glyph {
+	if r < 0x80 {
+		return asciiGlyphs[r]
+	}
+	h := uint32(r) * 0x9E3779B1 >> 24 // Fibonacci hashing: the top byte
+	if c.runes[h] == r {
+		return c.glyphs[h]
+	}
+	g := glyphOf(r)
+	c.runes[h], c.glyphs[h] = r, g
+	return g
+}
+
+// isWord is isWordRune(r).
+func (c *glyphCache) isWord(r rune) bool {
+	return c.of(r).flags&fWord != 0
+}
+
 func isWordRune(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
@@ -134,27 +162,51 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r)
 }
 
-// cost is -log2 of the probability of the glyphs in the language, in bits;
-// syms holds each glyph's symbol. Words with a non-ASCII letter are scored
-// letter by letter, ASCII letters included; everything else costs what it
-// costs in every model.
-//
-// Every term is at least 0, so the sum only grows: once it passes limit
-// the text cannot cost less, and cost stops there with +Inf (see
-// pruneMargin). A limit of +Inf scores everything.
-func (l *lang) cost(gs []glyph, syms []uint8, limit float64) float64 {
-	total, half := 0.0, 0
-	for i := 0; i < len(gs); {
-		if total+float64(half)/2 > limit {
-			return math.Inf(1)
+// The cost of text in a language is -log2 of its probability, in bits.
+// Words with a non-ASCII letter are scored letter by letter, ASCII letters
+// included; everything else costs what it costs in every model. So a text
+// is split once (split) into what every language prices alike, fixed, and
+// the words each language prices by its letter pairs (lettersCost), so
+// that a candidate's dozen languages each pay only for these.
+
+// span is a word of glyphs holding a non-ASCII letter: gs[start:end].
+type span struct{ start, end int32 }
+
+// split appends to words the words of gs that hold a non-ASCII letter and
+// returns the cost of the rest, the same in every language: non-letters,
+// the words of ASCII letters alone, and the case model of every word (a
+// capital opens a word or the word is all capitals; a capital after a
+// small letter is rare).
+func split(gs []glyph, words []span) (fixed float64, _ []span) {
+	sp := splitter{gs: gs}
+	for {
+		w, ok := sp.next(&fixed)
+		if !ok {
+			return fixed, words
 		}
+		words = append(words, w)
+	}
+}
+
+// splitter is split one word at a time, for a scorer that may stop early.
+type splitter struct {
+	gs []glyph
+	i  int
+}
+
+// next adds to fixed the cost of what precedes the next word holding a
+// non-ASCII letter, and that word's case model, and returns the word; ok
+// is false at the end of gs.
+func (sp *splitter) next(fixed *float64) (w span, ok bool) {
+	gs := sp.gs
+	for i := sp.i; i < len(gs); {
 		if gs[i].flags&fWord == 0 {
-			total += float64(gs[i].other)
+			*fixed += float64(gs[i].other)
 			if gs[i].flags&fHigh != 0 && (i > 0 && gs[i-1].flags&fWord != 0 || i+1 < len(gs) && gs[i+1].flags&fWord != 0) {
 				// A sign glued to a letter ("°lub", "z³o") is what a
 				// letter misread looks like; "20°", "«Kraków»" pay less
 				// than a letter pair would.
-				total += gluedSignCost
+				*fixed += gluedSignCost
 			}
 			i++
 			continue
@@ -165,52 +217,77 @@ func (l *lang) cost(gs []glyph, syms []uint8, limit float64) float64 {
 			j++
 		}
 		if high&fHigh != 0 {
-			c, h := l.wordCost(gs[i:j], syms[i:j])
-			total += c
-			half += h
-		} else {
-			total += asciiCost * float64(j-i)
+			*fixed += caseCost(gs[i:j])
+			sp.i = j
+			return span{int32(i), int32(j)}, true
 		}
+		*fixed += asciiCost * float64(j-i)
 		i = j
 	}
-	return total + float64(half)/2
+	sp.i = len(gs)
+	return span{}, false
 }
 
-// wordCost adds letter-pair costs (in half-bits) and a case model (in
-// bits): a capital opens a word or the word is all capitals; a capital
-// after a small letter is rare.
-func (l *lang) wordCost(gs []glyph, syms []uint8) (bits float64, half int) {
-	m := l.size()
-	prev, uppers, lowerSeen, first := uint8(0), 0, false, true
-	for i, g := range gs {
-		if g.flags&fCased != 0 {
-			isUpper := g.flags&fUpper != 0
-			switch {
-			case first:
-				bits += pick(isUpper, 2, 0.4)
-			case lowerSeen:
-				bits += pick(isUpper, 9, 0.03)
-			case uppers == 1:
-				bits += pick(isUpper, 2.5, 0.2)
-			default:
-				bits += pick(isUpper, 0.15, 5)
-			}
-			first = false
-			if isUpper {
-				uppers++
-			} else {
-				lowerSeen = true
-			}
+// caseCost is the case model's cost of a word, in bits.
+func caseCost(word []glyph) (bits float64) {
+	uppers, lowerSeen, first := 0, false, true
+	for _, g := range word {
+		if g.flags&fCased == 0 {
+			continue
 		}
-		k := syms[i]
-		if k == 0 {
-			bits += foreignLetter
+		isUpper := g.flags&fUpper != 0
+		switch {
+		case first:
+			bits += pick(isUpper, 2, 0.4)
+		case lowerSeen:
+			bits += pick(isUpper, 9, 0.03)
+		case uppers == 1:
+			bits += pick(isUpper, 2.5, 0.2)
+		default:
+			bits += pick(isUpper, 0.15, 5)
+		}
+		first = false
+		if isUpper {
+			uppers++
 		} else {
-			half += digit(l.bigrams[int(prev)*m+int(k)])
+			lowerSeen = true
 		}
-		prev = k
 	}
-	return bits, half + digit(l.bigrams[int(prev)*m])
+	return bits
+}
+
+// lettersCost is fixed plus the letter-pair costs of the words in l, syms
+// holding each glyph's symbol.
+//
+// Every term is at least 0, so the sum only grows: once it passes limit
+// the text cannot cost less, and lettersCost stops there with +Inf (see
+// pruneMargin). A limit of +Inf scores everything.
+func (l *lang) lettersCost(syms []uint8, words []span, fixed, limit float64) float64 {
+	half := 0
+	for _, w := range words {
+		if fixed+float64(half)/2 > limit {
+			return math.Inf(1)
+		}
+		half += l.wordHalves(syms[w.start:w.end])
+	}
+	return fixed + float64(half)/2
+}
+
+// wordHalves is the letter-pair cost in half-bits of a word whose letters
+// have the symbols syms, a word boundary on either side; a letter outside
+// the alphabet (symbol 0) costs foreignLetter.
+func (l *lang) wordHalves(syms []uint8) (half int) {
+	m := l.size()
+	prev := 0
+	for _, k := range syms {
+		if k == 0 {
+			half += 2 * foreignLetter
+		} else {
+			half += digit(l.bigrams[prev*m+int(k)])
+		}
+		prev = int(k)
+	}
+	return half + digit(l.bigrams[prev*m])
 }
 
 func pick(c bool, a, b float64) float64 {
@@ -244,8 +321,12 @@ func nonLetterCost(r rune) float64 {
 // textScorer scores decoded text (UTF-8 input, windows-1258) with any of
 // the alphabetic models, finding each symbol by search.
 type textScorer struct {
-	gs   []glyph
-	syms []uint8
+	glyphs glyphCache
+	nfc    []byte // a composed text
+	gs     []glyph
+	syms   []uint8
+	words  []span
+	fixed  float64
 }
 
 // load composes the texts (NFC, Unicode Standard Annex #15: Vietnamese in
@@ -253,44 +334,62 @@ type textScorer struct {
 // glyphs; the samples are separated by a space.
 func (s *textScorer) load(texts []string) {
 	s.gs = s.gs[:0]
+load:
 	for i, t := range texts {
 		if i > 0 {
-			s.gs = append(s.gs, glyphOf(' '))
+			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if !norm.NFC.IsNormalString(t) {
-			t = norm.NFC.String(t)
+		if norm.NFC.QuickSpanString(t) < len(t) {
+			// Composed into a buffer of the scorer's own: t does not
+			// outlive this iteration.
+			s.nfc = norm.NFC.AppendString(s.nfc[:0], t)
+			t = unsafe.String(unsafe.SliceData(s.nfc), len(s.nfc))
 		}
 		for _, r := range t {
 			if len(s.gs) == scoreLimit {
-				return
+				break load
 			}
-			s.gs = append(s.gs, glyphOf(r))
+			s.gs = append(s.gs, s.glyphs.of(r))
 		}
 	}
+	s.fixed, s.words = split(s.gs, s.words[:0])
 }
 
 // score is the language's log2 probability of the loaded text, or -Inf
 // when the language has none of its non-ASCII letters (it could only call
 // them all foreign: some other language will do better). pruned says the
-// text costs more than limit bits (see cost), and the score is then -Inf
-// too.
+// text costs more than limit bits (see lettersCost), and the score is then
+// -Inf too.
 func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
-	s.syms = s.syms[:0]
-	some, any := false, false
-	for _, g := range s.gs {
-		k := uint8(0)
-		if g.flags&fWord != 0 {
-			k = l.find(g.lower)
-			if g.flags&fHigh != 0 {
-				any = true
-				some = some || k != 0
-			}
-		}
-		s.syms = append(s.syms, k)
-	}
-	if any && !some {
+	if len(s.words) > 0 && !s.hasLetterOf(&l) {
 		return negInf, false
 	}
-	c := l.cost(s.gs, s.syms, limit)
-	return -c, math.IsInf(c, 1)
+	half := 0
+	for _, w := range s.words {
+		if s.fixed+float64(half)/2 > limit {
+			return negInf, true
+		}
+		// Looked up word by word: a language that stops early looks
+		// up no more.
+		syms := s.syms[:0]
+		for _, g := range s.gs[w.start:w.end] {
+			syms = append(syms, l.find(g.lower))
+		}
+		s.syms = syms
+		half += l.wordHalves(syms)
+	}
+	return -(s.fixed + float64(half)/2), false
+}
+
+// hasLetterOf reports whether a non-ASCII letter of the loaded words is in
+// l's alphabet.
+func (s *textScorer) hasLetterOf(l *lang) bool {
+	for _, w := range s.words {
+		for _, g := range s.gs[w.start:w.end] {
+			if g.flags&fHigh != 0 && l.find(g.lower) != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -5,7 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cgigate/cgigate/internal/missing"
 )
@@ -21,15 +23,33 @@ func shortRows(b *testing.B) [][]byte {
 	return out
 }
 
-// BenchmarkSniff sniffs one short legacy string per op.
-func BenchmarkSniff(b *testing.B) {
-	rows := shortRows(b)
+// cpuTime is the CPU time the process has used, in user and system mode,
+// its garbage collector's included.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// sniffLoop sniffs each of strings in turn, one per op, and reports beside
+// ns/op the CPU time per op: on a machine shared with other work the wall
+// clock also counts the waits for a core, and cpu-ns/op is the steadier
+// figure.
+func sniffLoop(b *testing.B, strings [][]byte) {
 	d := New()
 	b.ReportAllocs()
-	b.ResetTimer()
+	start := cpuTime(b)
 	for i := 0; b.Loop(); i++ {
-		d.Sniff([][]byte{rows[i%len(rows)]}, Evidence{})
+		d.Sniff([][]byte{strings[i%len(strings)]}, Evidence{})
 	}
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkSniff sniffs one short legacy string per op.
+func BenchmarkSniff(b *testing.B) {
+	sniffLoop(b, shortRows(b))
 }
 
 // BenchmarkSniffUTF8 sniffs one short UTF-8 string per op.
@@ -40,11 +60,7 @@ func BenchmarkSniffUTF8(b *testing.B) {
 			rows = append(rows, []byte(r.Text))
 		}
 	}
-	d := New()
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		d.Sniff([][]byte{rows[i%len(rows)]}, Evidence{})
-	}
+	sniffLoop(b, rows)
 }
 
 // BenchmarkUchardet is the peer: one uchardet process (Debian package
@@ -71,4 +87,49 @@ func BenchmarkUchardet(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/string")
+}
+
+// paragraphs are, for each charset of the corpus, its strings joined by
+// spaces into one body of a few hundred bytes (about what a comment field
+// or a paragraph-sized textarea sends), and the same texts in UTF-8.
+func paragraphs(b testing.TB) (legacy, utf8 [][]byte) {
+	rows := loadRows(b, corpusPath)
+	byCharset := map[string][]byte{}
+	texts := map[string][]byte{}
+	var order []string
+	for _, r := range rows {
+		p, ok := byCharset[r.Charset]
+		if !ok {
+			order = append(order, r.Charset)
+		} else {
+			p = append(p, ' ')
+			texts[r.Charset] = append(texts[r.Charset], ' ')
+		}
+		byCharset[r.Charset] = append(p, r.raw...)
+		texts[r.Charset] = append(texts[r.Charset], r.Text...)
+	}
+	for _, cs := range order {
+		legacy = append(legacy, byCharset[cs])
+		utf8 = append(utf8, texts[cs])
+	}
+	return legacy, utf8
+}
+
+// BenchmarkSniffParagraph sniffs one paragraph-sized body per op, the
+// charsets of the corpus in turn (enc=legacy), or their texts in UTF-8.
+func BenchmarkSniffParagraph(b *testing.B) {
+	legacy, utf8 := paragraphs(b)
+	for _, enc := range []struct {
+		name  string
+		paras [][]byte
+	}{{"legacy", legacy}, {"utf-8", utf8}} {
+		b.Run("enc="+enc.name, func(b *testing.B) {
+			n := 0
+			for _, p := range enc.paras {
+				n += len(p)
+			}
+			sniffLoop(b, enc.paras)
+			b.ReportMetric(float64(n)/float64(len(enc.paras)), "bytes/string")
+		})
+	}
 }

@@ -1,6 +1,9 @@
 package sniff
 
-import "unicode/utf8"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // cjkLang names a CJK language model.
 type cjkLang int8
@@ -58,8 +61,9 @@ const (
 // between Latin letters is what Latin text misread looks like.
 const scriptSwitchCost = 6
 
-// cjkCost is -log2 of the probability of t in language l, in bits.
-func cjkCost(l cjkLang, t string) float64 {
+// cjkCost is -log2 of the probability of t in language l, in bits, or
+// +Inf once it passes limit: every term is at least 0 (see pruneMargin).
+func cjkCost(l cjkLang, t string, gc *glyphCache, limit float64) float64 {
 	total := 0.0
 	prevLetter, prevCJK := false, false
 	prevClass := -1
@@ -72,10 +76,13 @@ func cjkCost(l cjkLang, t string) float64 {
 		return cost
 	}
 	for i, n := 0, 0; i < len(t) && n < scoreLimit; n++ {
+		if total > limit {
+			return math.Inf(1)
+		}
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
 		letter := r < 0x80 && isWordRune(r)
-		isCJK := r >= 0x80 && isWordRune(r)
+		isCJK := r >= 0x80 && gc.isWord(r)
 		if letter && prevCJK || isCJK && prevLetter {
 			total += scriptSwitchCost
 		}

@@ -25,6 +25,14 @@
 // windows-1251, ...), and the confidence is the winner's share of the
 // weight of all the distinct decodings.
 //
+// The work per call is bounded and mostly shared: candidates that need a
+// decoder decode once into a pooled scratch and drop out at their first
+// error; candidates that decode the samples alike share each language's
+// cost of the text; the likeliest candidates are evaluated first, and the
+// others stop scoring once they fall pruneMargin bits below, which changes
+// no guess (TestPruningChangesNoGuess). A call allocates nothing once a
+// scratch is pooled.
+//
 // The language tables are static strings written by internal/gentables
 // from the hunspell dictionaries, the Unicode Unihan database and IPAdic;
 // each single-byte candidate's byte table (what it decodes every byte to,

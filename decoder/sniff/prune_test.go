@@ -72,12 +72,12 @@ func TestPruningKeepsEveryCandidatesScore(t *testing.T) {
 			if c.name == "iso-2022-jp" {
 				continue
 			}
-			got, nbadGot := c.evaluate(samples, pri, &sc, negInf)
+			got, cleanGot := c.evaluate(samples, pri, &sc, negInf)
 			pruning = false
-			want, nbadWant := c.evaluate(samples, pri, &sc, negInf)
+			want, cleanWant := c.evaluate(samples, pri, &sc, negInf)
 			pruning = true
-			if got != want || nbadGot != nbadWant {
-				t.Fatalf("%s in %s: pruned %v (%d bad), full %v (%d bad)", r.Text, c.name, got, nbadGot, want, nbadWant)
+			if got != want || cleanGot != cleanWant {
+				t.Fatalf("%s in %s: pruned %v (clean %v), full %v (clean %v)", r.Text, c.name, got, cleanGot, want, cleanWant)
 			}
 		}
 		decoded := []string{r.Text}
@@ -110,7 +110,7 @@ func TestPruningPrunes(t *testing.T) {
 		if c.name == "iso-2022-jp" {
 			continue
 		}
-		if s, nbad := c.evaluate(samples, pri, &sc, floor); nbad == 0 && math.IsInf(s, -1) {
+		if s, clean := c.evaluate(samples, pri, &sc, floor); clean && math.IsInf(s, -1) {
 			pruned++
 		}
 	}

@@ -1,10 +1,13 @@
 package sniff
 
 import (
-	"hash/fnv"
+	"encoding/binary"
 	"math"
+	"math/bits"
+	"slices"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Evidence is what a request tells about its charset besides the bytes.
@@ -103,74 +106,107 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		return Guess{Charset: "utf-8", Confidence: utf8Confidence(samples)}, true
 	}
 	pri := priorsFor(ev)
-	type group struct {
-		key    string
-		weight float64 // log2 of the summed weights of the members
-		best   *candidate
-		score  float64
-	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
 	var (
-		groups  = make([]group, 0, 24)
-		fewest  *candidate
-		fewestN = math.MaxInt
-		sc      scratch
-		floor   = negInf // pruneMargin below the heaviest group so far
+		// outcomes are the candidates' results, by place in cands.
+		outcomes = growZero(sc.outcomes, len(cands))
+		utf8Out  outcome
+		floor    = negInf // pruneMargin below the best score so far
 	)
-	raise := func(w float64) {
+	sc.outcomes = outcomes
+	sc.resetTexts()
+	// count records score for a candidate whose decoding is sc.key, and
+	// raises the floor. The floor is kept below the best candidate's
+	// score, not its group's weight as in the confidence (which is a
+	// little higher): a lower floor prunes a little less, never wrongly.
+	count := func(o *outcome, score float64) {
+		t := sc.keyText
+		if t < 0 {
+			t = sc.textID(sc.key)
+		}
+		*o = outcome{score: score, counted: true, text: t}
 		if pruning {
-			floor = max(floor, w-pruneMargin)
+			floor = max(floor, score-pruneMargin)
 		}
 	}
 	if utf8Valid {
 		// Two-byte sequences (U+0080..U+07FF) also arise from legacy pairs
 		// such as GBK's D1 A7 ("学"): UTF-8 competes, with its prior.
-		decoded := make([]string, len(samples))
-		for i, s := range samples {
-			decoded[i] = string(s)
+		sc.decoded = sc.decoded[:0]
+		for _, s := range samples {
+			// Valid UTF-8 reads as itself; the strings do not outlive
+			// the call, and the samples are not written during it.
+			sc.decoded = append(sc.decoded, unsafe.String(unsafe.SliceData(s), len(s)))
 		}
-		w := utf8Score(decoded, pri, &sc)
-		groups = append(groups, group{key: string(groupKey(joinKey(nil, decoded))), weight: w, best: utf8Candidate, score: w})
-		raise(w)
+		w := utf8Score(sc.decoded, pri, sc)
+		sc.key, sc.keyText = joinKey(sc.key[:0], sc.decoded), -1
+		count(&utf8Out, w)
 	}
-	for _, c := range cands {
+	for _, i := range sc.evaluationOrder(cands, samples, pri, utf8Valid) {
+		c, o := cands[i], &outcomes[i]
 		if high && c.name == "iso-2022-jp" {
 			// A 7-bit encoding (RFC 1468): any byte 0x80 and up is an
 			// error (Encoding Standard § 12.2.1), so skip the decode.
-			if nHigh < fewestN {
-				fewest, fewestN = c, nHigh
-			}
+			o.rejected = true
 			continue
 		}
-		score, nbad := c.evaluate(samples, pri, &sc, floor)
-		if nbad > 0 {
-			if nbad < fewestN {
-				fewest, fewestN = c, nbad
-			}
-			continue
+		sc.keyText = -1
+		score, clean := c.evaluate(samples, pri, sc, floor)
+		switch {
+		case !clean:
+			o.rejected = true
+		case score >= floor: // else pruned, or as good as: see pruneMargin
+			count(o, score)
 		}
-		if score < floor {
-			continue // pruned, or as good as: see pruneMargin
-		}
-		keyBytes := groupKey(sc.key)
-		found := false
-		for i := range groups {
+	}
+	// The groups are made in candidate order, whatever the order of
+	// evaluation, so that ties go to the earlier candidate.
+	type group struct {
+		weight float64 // log2 of the summed weights of the members
+		best   *candidate
+		score  float64
+	}
+	var (
+		groupsArray [len(candidateList) + 1]group
+		groups      = groupsArray[:0]
+		// groupOf is the place in groups of each text's group, plus one.
+		groupOf = growZero(sc.groupOf, len(sc.texts))
+	)
+	sc.groupOf = groupOf
+	addGroup := func(c *candidate, o *outcome) {
+		if i := groupOf[o.text] - 1; i >= 0 {
 			g := &groups[i]
-			if g.key == string(keyBytes) {
-				g.weight = logAdd(g.weight, score)
-				if score > g.score {
-					g.best, g.score = c, score
-				}
-				raise(g.weight)
-				found = true
-				break
+			g.weight = logAdd(g.weight, o.score)
+			if o.score > g.score {
+				g.best, g.score = c, o.score
 			}
+			return
 		}
-		if !found {
-			groups = append(groups, group{key: string(keyBytes), weight: score, best: c, score: score})
-			raise(score)
+		groups = append(groups, group{weight: o.score, best: c, score: o.score})
+		groupOf[o.text] = len(groups)
+	}
+	if utf8Out.counted {
+		addGroup(utf8Candidate, &utf8Out)
+	}
+	for i, c := range cands {
+		if outcomes[i].counted {
+			addGroup(c, &outcomes[i])
 		}
 	}
 	if len(groups) == 0 {
+		// Every candidate has errors: name the one with the fewest, the
+		// earliest of those that tie.
+		var fewest *candidate
+		fewestN := math.MaxInt
+		for i, c := range cands {
+			if !outcomes[i].rejected {
+				continue
+			}
+			if n := c.errors(samples, nHigh, sc); n < fewestN {
+				fewest, fewestN = c, n
+			}
+		}
 		if fewest == nil {
 			return Guess{}, false
 		}
@@ -189,6 +225,23 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
 }
 
+// outcome is what Sniff learnt of a candidate.
+type outcome struct {
+	score float64
+	// counted says the score is kept (it reached the floor), text its
+	// decoding's place in scratch.texts; rejected says the samples are
+	// invalid in it.
+	counted, rejected bool
+	text              int
+}
+
+// growZero is s resized to n zero values.
+func growZero[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
+
 // joinKey appends the decoded samples to key, each ended by a NUL, so that
 // candidates decoding the bytes alike fall in one group.
 func joinKey(key []byte, decoded []string) []byte {
@@ -199,22 +252,46 @@ func joinKey(key []byte, decoded []string) []byte {
 	return key
 }
 
-// groupKey is the decoded text itself when short, its FNV-1a hash when
-// long, so that large bodies are not copied once per group: two decodings
-// of one input that differ yet hash alike are beyond any practical chance.
-func groupKey(text []byte) []byte {
+// appendGroupKey appends to dst the decoded text itself when short, its
+// FNV-1a hash when long, so that large bodies are not copied once per
+// group: two decodings of one input that differ yet hash alike are beyond
+// any practical chance.
+func appendGroupKey(dst, text []byte) []byte {
 	if len(text) <= 1024 {
-		return text
+		return append(dst, text...)
 	}
-	h := fnv.New128a()
-	h.Write(text)
-	return h.Sum([]byte{0xFF}) // 0xFF never starts a UTF-8 text
+	dst = append(dst, 0xFF) // 0xFF never starts a UTF-8 text
+	return fnv128a(dst, text)
+}
+
+// fnv128a appends the FNV-1a hash of 128 bits of b to dst, as hash/fnv's
+// New128a would, without the allocations of a hash.Hash.
+func fnv128a(dst, b []byte) []byte {
+	const (
+		offsetHigh = 0x6c62272e07bb0142
+		offsetLow  = 0x62b821756295c58d
+		primeLow   = 0x13b // the prime is 2^88 + 0x13b
+		primeShift = 24    // 88 - 64
+	)
+	hi, lo := uint64(offsetHigh), uint64(offsetLow)
+	for _, c := range b {
+		lo ^= uint64(c)
+		h, l := bits.Mul64(primeLow, lo)
+		hi, lo = h+lo<<primeShift+primeLow*hi, l
+	}
+	dst = binary.BigEndian.AppendUint64(dst, hi)
+	return binary.BigEndian.AppendUint64(dst, lo)
 }
 
 // logAdd is log2(2^a + 2^b).
 func logAdd(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
+	}
+	if b < a-64 {
+		// 1 + 2^(b-a) rounds to 1, whose log2 is 0: the same a, without
+		// the two dear calls.
+		return a
 	}
 	return a + math.Log2(1+math.Exp2(b-a))
 }

@@ -11,13 +11,15 @@ var utf8Candidate = &candidate{name: "utf-8", cjk: noCJK}
 // utf8Score scores text decoded as UTF-8 in the likeliest of all the
 // languages modelled: UTF-8 writes them all.
 func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
-	best := -genericCost(decoded)
+	best := -genericCost(decoded, &sc.text.glyphs)
 	for l := range cjkNames {
+		// Only a language that beats the best so far changes the max.
+		p := pri.of(cjkNames[l])
 		s := 0.0
 		for _, t := range decoded {
-			s -= cjkCost(cjkLang(l), t)
+			s -= cjkCost(cjkLang(l), t, &sc.text.glyphs, costLimit(p-best+s))
 		}
-		best = max(best, s+pri.of(cjkNames[l]))
+		best = max(best, s+p)
 	}
 	sc.text.load(decoded)
 	for i := range alphaLangs {
@@ -35,20 +37,22 @@ func utf8Score(decoded []string, pri priors, sc *scratch) float64 {
 // letter continuing a word in its script's block costs as a letter of a
 // mid-sized alphabet, a letter starting a word or switching blocks more, a
 // capital after a small letter as much as the language models make it.
-func genericCost(decoded []string) float64 {
+func genericCost(decoded []string, gc *glyphCache) float64 {
 	c := 0.0
 	for _, t := range decoded {
 		prevBlock, prevLower := rune(-1), false
-		for n, r := range []rune(t[:min(len(t), 4*scoreLimit)]) {
+		n := 0
+		for _, r := range t[:min(len(t), 4*scoreLimit)] {
 			if n == scoreLimit {
 				break
 			}
-			if !isWordRune(r) {
-				c += nonLetterCost(r)
+			n++
+			g := gc.of(r)
+			if g.flags&fWord == 0 {
+				c += float64(g.other) // nonLetterCost(r)
 				prevBlock, prevLower = -1, false
 				continue
 			}
-			g := glyphOf(r)
 			switch {
 			case r < 0x80:
 				c += asciiCost
