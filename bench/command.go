@@ -10,10 +10,9 @@ import (
 
 // command is exec.CommandContext for the programs bench runs, with the
 // child in a process group of its own that is killed whole when ctx ends:
-// /usr/bin/time's gateway and the go command's compilers die with the
-// program that started them, rather than running on after the caller has
-// stopped. A terminal's Ctrl-C then reaches only the caller, which ends
-// ctx.
+// the gateway that /usr/bin/time runs dies with it, rather than running
+// on after the caller has stopped. A terminal's Ctrl-C then reaches only
+// the caller, which ends ctx.
 func command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	return inGroup(exec.CommandContext(ctx, name, args...))
 }

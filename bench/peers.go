@@ -147,7 +147,7 @@ func BuildPeers(ctx context.Context, dir, moduleRoot, gateway string) (map[strin
 // (GOTMPDIR), so that whoever removes that folder removes what a killed
 // build left behind.
 func GoBuild(ctx context.Context, moduleRoot, pkg, dst, tags string) (string, error) {
-	cmd := inGroup(gobuild.Command(ctx, moduleRoot, pkg, dst, tags))
+	cmd := gobuild.Command(ctx, moduleRoot, pkg, dst, tags)
 	cmd.Env = append(cmd.Env, "GOTMPDIR="+filepath.Dir(dst))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("bench: go build %s: %v\n%s", pkg, err, b)

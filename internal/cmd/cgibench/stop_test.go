@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cgigate/cgigate/bench"
-	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/apachetest"
 	"github.com/cgigate/cgigate/internal/missing"
 	"github.com/cgigate/cgigate/internal/proctest"
@@ -33,82 +31,34 @@ func TestASignalStopsEverythingAtAnyPoint(t *testing.T) {
 	bin := apachetest.BuildGo(t, ".")
 	tests := []struct {
 		name string
-		args []string
-		// at waits until cgibench is at the point to stop it at.
-		at   func(t *testing.T, p *proctest.Proc) bool
-		sig  syscall.Signal
-		code int
+		proctest.SignalCase
 	}{
 		{
 			"SIGINT while it builds the peers stops the build",
-			[]string{"-only", "cold"},
-			func(t *testing.T, p *proctest.Proc) bool {
+			proctest.SignalCase{Dir: "", Args: []string{"-only", "cold"}, At: func(t *testing.T, p *proctest.Proc) bool {
 				return proctest.WaitFor(t, p.Cmd.Process.Pid, "go", startBound) != 0
-			},
-			syscall.SIGINT, 130,
+			}, Sig: syscall.SIGINT, Code: 130},
 		},
 		{
 			"SIGTERM during the cold starts stops them",
-			[]string{"-only", "cold,init", "-cold-runs", "100000"},
-			func(t *testing.T, p *proctest.Proc) bool {
+			proctest.SignalCase{Dir: "", Args: []string{"-only", "cold,init", "-cold-runs", "100000"}, At: func(t *testing.T, p *proctest.Proc) bool {
 				return p.WaitStderr("cgibench: cold starts", startBound)
-			},
-			syscall.SIGTERM, 143,
+			}, Sig: syscall.SIGTERM, Code: 143},
 		},
 		{
 			"SIGHUP during the load rounds stops wrk, Apache and cgigate -fcgi",
-			[]string{"-only", "load,cold", "-mpm", "event", "-conns", "1", "-rounds", "1000", "-duration", "1s", "-warmup", "1s", "-budget", "1h"},
-			func(t *testing.T, p *proctest.Proc) bool {
+			proctest.SignalCase{Dir: "", Args: []string{"-only", "load,cold", "-mpm", "event", "-conns", "1", "-rounds", "1000", "-duration", "1s", "-warmup", "1s", "-budget", "1h"}, At: func(t *testing.T, p *proctest.Proc) bool {
 				apachetest.Binary(t)
 				if _, err := exec.LookPath("wrk"); err != nil {
 					missing.SkipOrFail(t, "wrk (Debian package wrk)")
 				}
 				return proctest.WaitFor(t, p.Cmd.Process.Pid, "wrk", startBound) != 0
-			},
-			syscall.SIGHUP, 129,
+			}, Sig: syscall.SIGHUP, Code: 129},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Its folders go under a TMPDIR of the test's own, found
-			// empty or not at the end; Apache's children must reach it.
-			tmp, err := apache.TempDir("cgibench-stop-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(tmp) })
-			p := proctest.Start(t, []string{"TMPDIR=" + tmp}, bin, tt.args...)
-			if !tt.at(t, p) {
-				t.Fatalf("cgibench did not get there; stderr:\n%s", p.Stderr())
-			}
-			family := proctest.Descendants(t, p.Cmd.Process.Pid)
-			if err := p.Cmd.Process.Signal(tt.sig); err != nil {
-				t.Fatal(err)
-			}
-			code, exited := p.Wait(2*apache.StopBound + 10*time.Second)
-			if !exited {
-				t.Fatalf("cgibench still running after %v; stderr:\n%s", tt.sig, p.Stderr())
-			}
-			if code != tt.code || strings.Count(p.Stderr(), "stopped by") != 1 {
-				t.Errorf("exit %d, want %d, and the signal named once; stderr:\n%s", code, tt.code, p.Stderr())
-			}
-			// What it started is gone: the processes it had, and any that
-			// runs a program from, or a configuration in, its folders.
-			left := proctest.WaitExited(family, apache.StopBound)
-			left = append(left, proctest.Naming(t, tmp)...)
-			for _, pid := range left {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			if len(left) > 0 {
-				t.Errorf("still running after cgibench exited: %v", left)
-			}
-			if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
-				var names []string
-				for _, e := range entries {
-					names = append(names, e.Name())
-				}
-				t.Errorf("left in its TMPDIR: %v", names)
-			}
+			proctest.RunSignalCase(t, bin, tt.SignalCase)
 		})
 	}
 }
