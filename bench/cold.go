@@ -1,10 +1,10 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"time"
 )
 
@@ -43,14 +43,14 @@ type Timing struct {
 // Exec runs argv once with env, stdin and stdout on /dev/null. The fork
 // and exec from a Go parent are in Wall, the same for every program; CPU
 // is what the child itself used, what bounds req/s when the machine's
-// cores are the limit.
-func Exec(argv, env []string) (Timing, error) {
+// cores are the limit. When ctx ends the child is killed (command).
+func Exec(ctx context.Context, argv, env []string) (Timing, error) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return Timing{}, err
 	}
 	defer null.Close()
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := command(ctx, argv[0], argv[1:]...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	t0 := time.Now()
@@ -93,7 +93,9 @@ type Cold struct {
 // its pages in the CPU's caches, and a fixed order gave the second of two
 // cgigate variants that advantage every pass (0.84x where alternating
 // pairs measure 0.98x).
-func ColdStarts(progs []Program, runs int) ([]Cold, error) {
+//
+// When ctx ends, the run under way is killed and ctx's error returned.
+func ColdStarts(ctx context.Context, progs []Program, runs int) ([]Cold, error) {
 	wall := make([][]float64, len(progs))
 	cpu := make([][]float64, len(progs))
 	ratios := make([][]float64, len(progs))
@@ -102,7 +104,10 @@ func ColdStarts(progs []Program, runs int) ([]Cold, error) {
 		this := make([]Timing, len(progs))
 		for _, i := range order.Perm(len(progs)) {
 			p := progs[i]
-			t, err := Exec(p.Argv, append(CGIEnv(Gateway, Query, "application/json"), p.Env...))
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t, err := Exec(ctx, p.Argv, append(CGIEnv(Gateway, Query, "application/json"), p.Env...))
 			if err != nil {
 				return nil, err
 			}

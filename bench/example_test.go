@@ -127,12 +127,12 @@ func ExampleModuleRoot() {
 // these examples are compiled, not run.
 
 func ExampleBuildPeers() {
-	peers, err := bench.BuildPeers(os.TempDir(), ".", "")
+	peers, err := bench.BuildPeers(context.Background(), os.TempDir(), ".", "")
 	fmt.Println(len(peers), err)
 }
 
 func ExampleGoBuild() {
-	bin, err := bench.GoBuild(".", "./cmd/cgigate", os.TempDir()+"/cgigate", gobuild.CGIBin)
+	bin, err := bench.GoBuild(context.Background(), ".", "./cmd/cgigate", os.TempDir()+"/cgigate", gobuild.CGIBin)
 	fmt.Println(bin, err)
 }
 
@@ -145,7 +145,7 @@ func ExampleMissing() {
 func ExampleStartApache() {
 	dir, _ := os.MkdirTemp("", "peers-")
 	defer os.RemoveAll(dir)
-	peers, _ := bench.BuildPeers(dir, ".", "")
+	peers, _ := bench.BuildPeers(context.Background(), dir, ".", "")
 	fcgi, err := bench.StartFastCGI(peers[bench.GatewayF], nil)
 	if err != nil {
 		fmt.Println(err)
@@ -179,7 +179,7 @@ func ExampleWrk() {
 }
 
 func ExampleColdStarts() {
-	c, err := bench.ColdStarts([]bench.Program{
+	c, err := bench.ColdStarts(context.Background(), []bench.Program{
 		{Name: bench.Floor, Argv: []string{"./c-floor"}},
 		{Name: bench.Gateway, Argv: []string{"./cgigate"}},
 		{Name: "cgigate, CGIGATE_CHARSET=utf-8", Argv: []string{"./cgigate"}, Env: []string{"CGIGATE_CHARSET=utf-8"}},
@@ -188,18 +188,18 @@ func ExampleColdStarts() {
 }
 
 func ExampleExec() {
-	t, err := bench.Exec([]string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"))
+	t, err := bench.Exec(context.Background(), []string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"))
 	fmt.Println(t.Wall, t.CPU, err)
 }
 
 func ExampleTraceInit() {
-	s, err := bench.TraceInit([]string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"), 30)
+	s, err := bench.TraceInit(context.Background(), []string{"./cgigate"}, bench.CGIEnv(bench.Gateway, bench.Query, "application/json"), 30)
 	fmt.Println(s.Clock, s.Bytes, err)
 }
 
 func ExamplePeakRSS() {
 	ct, _ := bench.WriteMultipart("/tmp/body", 200e6)
-	m, err := bench.PeakRSS("./cgigate", bench.Multipart, "/tmp/body", ct, []string{"CGIGATE_MAX_BODY=300000000"})
+	m, err := bench.PeakRSS(context.Background(), "./cgigate", bench.Multipart, "/tmp/body", ct, []string{"CGIGATE_MAX_BODY=300000000"})
 	fmt.Println(m.PeakKB, err)
 }
 
@@ -210,7 +210,7 @@ func ExampleWriteURLEncoded() {
 
 func ExampleSearchTime() {
 	bench.GenerateIndex("/tmp/index", 10000, 1)
-	s, err := bench.SearchTime("./cgigate", "/tmp/index", 10000, []string{bench.Needle, bench.Hay}, 15)
+	s, err := bench.SearchTime(context.Background(), "./cgigate", "/tmp/index", 10000, []string{bench.Needle, bench.Hay}, 15)
 	fmt.Println(s.Median, err)
 }
 

@@ -3,10 +3,10 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,13 +79,17 @@ type InitSummary struct {
 }
 
 // TraceInit runs argv runs times with env plus GODEBUG=inittrace=1 and
-// summarises what its package initialisers cost.
-func TraceInit(argv, env []string, runs int) (InitSummary, error) {
+// summarises what its package initialisers cost. When ctx ends, the run
+// under way is killed and ctx's error returned.
+func TraceInit(ctx context.Context, argv, env []string, runs int) (InitSummary, error) {
 	perPkg := map[string][]Init{}
 	var order []string
 	var clocks, mains []float64
 	for i := 0; i < runs; i++ {
-		cmd := exec.Command(argv[0], argv[1:]...)
+		if err := ctx.Err(); err != nil {
+			return InitSummary{}, err
+		}
+		cmd := command(ctx, argv[0], argv[1:]...)
 		cmd.Env = append(append([]string(nil), env...), "GODEBUG=inittrace=1")
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = io.Discard, &stderr

@@ -3,12 +3,12 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime/multipart"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -98,8 +98,9 @@ type Mem struct {
 
 // PeakRSS runs gateway as a CGI child for a POST of the body in path
 // (stdin a pipe, as Apache gives it), under /usr/bin/time -v, with env
-// added to the CGI environment, and returns its peak RSS.
-func PeakRSS(gateway, kind, path, contentType string, env []string) (Mem, error) {
+// added to the CGI environment, and returns its peak RSS. When ctx ends,
+// time and the gateway are killed.
+func PeakRSS(ctx context.Context, gateway, kind, path, contentType string, env []string) (Mem, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return Mem{}, err
@@ -110,7 +111,7 @@ func PeakRSS(gateway, kind, path, contentType string, env []string) (Mem, error)
 	}
 	defer in.Close()
 	report := filepath.Join(filepath.Dir(path), "time.txt")
-	cmd := exec.Command("/usr/bin/time", "-v", "-o", report, gateway)
+	cmd := command(ctx, "/usr/bin/time", "-v", "-o", report, gateway)
 	cmd.Env = append(cgiEnv("POST", Gateway, "", "text/html"), env...)
 	cmd.Env = append(cmd.Env, "CONTENT_TYPE="+contentType, "CONTENT_LENGTH="+strconv.FormatInt(fi.Size(), 10))
 	cmd.Stdin = struct{ io.Reader }{in} // not an *os.File: exec gives the child a pipe

@@ -89,8 +89,9 @@ func Missing(reqs []Requirement) []string {
 // the module whose root is moduleRoot. gateway, when not empty, is a
 // prebuilt cgigate to use in cgi-bin instead of building ./cmd/cgigate
 // with -tags cgionly. GatewayF is always the default build, for -fcgi.
-// GoHello and GoDeps, the cold-start references, are built too.
-func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
+// GoHello and GoDeps, the cold-start references, are built too. When ctx
+// ends, the build under way is killed and ctx's error returned.
+func BuildPeers(ctx context.Context, dir, moduleRoot, gateway string) (map[string]string, error) {
 	out := map[string]string{}
 	write := func(name string, data []byte) error {
 		p := filepath.Join(dir, name)
@@ -104,7 +105,7 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 	if err := os.WriteFile(src, floorC, 0o644); err != nil {
 		return nil, err
 	}
-	if b, err := exec.Command("gcc", "-O2", "-o", filepath.Join(dir, Floor), src).CombinedOutput(); err != nil {
+	if b, err := command(ctx, "gcc", "-O2", "-o", filepath.Join(dir, Floor), src).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bench: gcc floor.c: %v\n%s", err, b)
 	}
 	out[Floor] = filepath.Join(dir, Floor)
@@ -129,7 +130,7 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 		out[Gateway] = gateway
 	}
 	for _, b := range builds {
-		p, err := GoBuild(moduleRoot, b.pkg, filepath.Join(dir, b.name), b.tags)
+		p, err := GoBuild(ctx, moduleRoot, b.pkg, filepath.Join(dir, b.name), b.tags)
 		if err != nil {
 			return nil, err
 		}
@@ -141,9 +142,14 @@ func BuildPeers(dir, moduleRoot, gateway string) (map[string]string, error) {
 // GoBuild builds the main package pkg of the module at moduleRoot as a
 // static binary (CGO_ENABLED=0, no VCS stamping so that a clone owned by
 // another user builds) at dst, with the build tags in tags
-// (comma-separated; "" for none).
-func GoBuild(moduleRoot, pkg, dst, tags string) (string, error) {
-	if b, err := gobuild.Command(context.Background(), moduleRoot, pkg, dst, tags).CombinedOutput(); err != nil {
+// (comma-separated; "" for none). When ctx ends, the go command and the
+// compilers it runs are killed; its work folder is in dst's folder
+// (GOTMPDIR), so that whoever removes that folder removes what a killed
+// build left behind.
+func GoBuild(ctx context.Context, moduleRoot, pkg, dst, tags string) (string, error) {
+	cmd := gobuild.Command(ctx, moduleRoot, pkg, dst, tags)
+	cmd.Env = append(cmd.Env, "GOTMPDIR="+filepath.Dir(dst))
+	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("bench: go build %s: %v\n%s", pkg, err, b)
 	}
 	if err := os.Chmod(dst, 0o755); err != nil {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestPeers(t *testing.T) {
 		}
 	}
 	root := testModuleRoot(t)
-	peers, err := BuildPeers(t.TempDir(), root, "")
+	peers, err := BuildPeers(context.Background(), t.TempDir(), root, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestReferences(t *testing.T) {
 	root := testModuleRoot(t)
 	dir := t.TempDir()
 	for _, ref := range []struct{ name, pkg string }{{GoHello, "./bench/peers/gohello"}, {GoDeps, "./bench/peers/godeps"}} {
-		p, err := GoBuild(root, ref.pkg, filepath.Join(dir, ref.name), "")
+		p, err := GoBuild(context.Background(), root, ref.pkg, filepath.Join(dir, ref.name), "")
 		if err != nil {
 			t.Fatal(err)
 		}

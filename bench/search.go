@@ -2,12 +2,12 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -101,13 +101,17 @@ type Search struct {
 // SearchTime runs the gateway runs times (after one unrecorded run that
 // warms the page cache) as Apache runs it for an ISINDEX query of words
 // (RFC 3875 section 4.4: the words in QUERY_STRING joined by '+', and as
-// argv), with CGIGATE_INDEX_DIR=dir, JSON out.
-func SearchTime(gateway, dir string, docs int, words []string, runs int) (Search, error) {
+// argv), with CGIGATE_INDEX_DIR=dir, JSON out. When ctx ends, the run
+// under way is killed and ctx's error returned.
+func SearchTime(ctx context.Context, gateway, dir string, docs int, words []string, runs int) (Search, error) {
 	env := append(CGIEnv(Gateway, strings.Join(words, "+"), "application/json"), "CGIGATE_INDEX_DIR="+dir)
 	s := Search{Docs: docs, Runs: runs}
 	var times []float64
 	for i := -1; i < runs; i++ {
-		cmd := exec.Command(gateway, words...)
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		cmd := command(ctx, gateway, words...)
 		cmd.Env = env
 		var out, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &stderr

@@ -1,6 +1,7 @@
 package security
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -173,7 +174,7 @@ var (
 func needGateway(t testing.TB) {
 	t.Helper()
 	buildOnce.Do(func() {
-		_, buildErr = bench.GoBuild("..", "./cmd/cgigate", gateway, gobuild.CGIBin)
+		_, buildErr = bench.GoBuild(context.Background(), "..", "./cmd/cgigate", gateway, gobuild.CGIBin)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -222,7 +223,7 @@ func fastCGIApache(t testing.TB) *apachetest.Server {
 	s.once.Do(func() {
 		defer s.recoverStart()
 		// The default build: -fcgi is not in the cgionly one.
-		bin, err := bench.GoBuild("..", "./cmd/cgigate", filepath.Join(base, "bin", "cgigate-fcgi"), "")
+		bin, err := bench.GoBuild(context.Background(), "..", "./cmd/cgigate", filepath.Join(base, "bin", "cgigate-fcgi"), "")
 		if err != nil {
 			s.fail = err.Error()
 			return

@@ -46,12 +46,23 @@ func (e envFlags) Set(s string) error {
 	return nil
 }
 
+const usageText = `usage: httpdconf [flags] > httpd.conf
+
+Prints a standalone httpd.conf that serves cgigate under Apache httpd 2.4
+(apache2 -f FILE -DFOREGROUND): the MPM with its CGI module, cgigate's
+cgi-bin or a FastCGI proxy (-fcgi), request limits and SetEnv for
+CGIGATE_* variables. Exit status: 0 written, 1 the configuration could not
+be written out, 2 usage (a flag or a value that cannot make a working
+configuration, named on one line).
+`
+
 // run is main without the process: it parses args, writes the config (or
 // what -help and -version print) to stdout and errors to stderr, and
-// returns the exit status (2 for bad usage, 1 for a config that cannot be
-// rendered).
+// returns the exit status: 2 for a usage error (a bad flag, or a value
+// the configuration refuses), 1 when the configuration cannot be written.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("httpdconf", flag.ContinueOnError)
+	cli.SetUsage(fs, usageText)
 	var c httpdconf.Config
 	env := envFlags{}
 	fs.IntVar(&c.Port, "port", httpdconf.DefaultPort, "TCP port to listen on (on 127.0.0.1 unless -host)")
@@ -72,15 +83,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.Code(err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "httpdconf: unexpected arguments %q\n", fs.Args())
-		return 2
+		return cli.Exit(stderr, "httpdconf", fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
 	c.MPM, c.Layout, c.CGIModule = httpdconf.MPM(*mpm), httpdconf.Layout(*layout), httpdconf.CGIModule(*module)
 	if len(env) > 0 {
 		c.Env = env
 	}
-	if err := c.Render(stdout); err != nil {
+	// A value the configuration refuses is a flag given wrong, like one
+	// the flag cannot parse: a usage error. Its *ConfigError names the
+	// field and already begins "httpdconf:".
+	if err := c.Validate(); err != nil {
 		fmt.Fprintln(stderr, err)
+		return cli.ExitUsage
+	}
+	if err := c.Render(stdout); err != nil {
+		fmt.Fprintln(stderr, "httpdconf:", err)
 		return 1
 	}
 	return 0

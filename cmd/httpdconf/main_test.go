@@ -22,11 +22,15 @@ func TestRunExitStatus(t *testing.T) {
 		{"an unknown flag is a usage error", []string{"-nope"}, 2, "flag provided but not defined"},
 		{"a stray argument is a usage error", []string{"extra"}, 2, "unexpected arguments"},
 		{"an -env without = is a usage error", []string{"-env", "CGIGATE_NCR"}, 2, "NAME=VALUE"},
-		{"an unknown MPM is reported by field", []string{"-mpm", "worker"}, 1, "invalid MPM"},
-		{"a relative root is reported by field", []string{"-root", "srv"}, 1, "invalid ServerRoot"},
-		{"a variable outside CGIGATE_ is reported", []string{"-env", "PATH=/bin"}, 1, "invalid Env"},
-		{"a body timeout in part seconds is reported by field", []string{"-body-timeout", "2.5s"}, 1, "invalid BodyReadTimeout"},
-		{"mod_cgi under event is reported by field", []string{"-cgi-module", "cgi"}, 1, "invalid CGIModule"},
+		{"an unknown MPM is a usage error naming the field", []string{"-mpm", "worker"}, 2, "invalid MPM"},
+		{"a relative root is a usage error naming the field", []string{"-root", "srv"}, 2, "invalid ServerRoot"},
+		{"a variable outside CGIGATE_ is a usage error", []string{"-env", "PATH=/bin"}, 2, "invalid Env"},
+		{"-env FOO=1 is a usage error like -env FOO", []string{"-env", "FOO=1"}, 2, "invalid Env"},
+		{"a port out of range is a usage error naming the field", []string{"-port", "70000"}, 2, "invalid Port"},
+		{"a port that is no number is a usage error", []string{"-port", "x"}, 2, "invalid value"},
+		{"a host that is no IP address is a usage error naming the field", []string{"-host", "example.org"}, 2, "invalid Host"},
+		{"a body timeout in part seconds is a usage error naming the field", []string{"-body-timeout", "2.5s"}, 2, "invalid BodyReadTimeout"},
+		{"mod_cgi under event is a usage error naming the field", []string{"-cgi-module", "cgi"}, 2, "invalid CGIModule"},
 		{"defaults render", nil, 0, ""},
 	}
 	for _, tt := range tests {
@@ -38,6 +42,11 @@ func TestRunExitStatus(t *testing.T) {
 			if !strings.Contains(errOut.String(), tt.stderr) {
 				t.Errorf("stderr %q lacks %q", errOut.String(), tt.stderr)
 			}
+			// One error, said once: a value the configuration refuses
+			// is one line, not the line and the usage.
+			if strings.HasPrefix(tt.stderr, "invalid ") && tt.stderr != "invalid value" && strings.Count(errOut.String(), "\n") != 1 {
+				t.Errorf("stderr is not one line:\n%s", errOut.String())
+			}
 			if tt.status != 0 && out.Len() != 0 {
 				t.Errorf("printed a config on failure:\n%s", out.String())
 			}
@@ -46,7 +55,7 @@ func TestRunExitStatus(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "httpdconf", "-root", "-docroot", "-mpm")
+	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "httpdconf", "usage: httpdconf [", "-root", "-docroot", "-mpm")
 }
 
 func TestPrintedConfigPassesApacheSyntaxCheck(t *testing.T) {

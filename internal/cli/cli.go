@@ -144,3 +144,15 @@ func Exit(stderr io.Writer, name string, err error) int {
 	}
 	return Code(err)
 }
+
+// SetUsage makes fs's usage the text, which begins "usage: NAME [flags]"
+// and says in a paragraph what the command does, followed by "Flags:" and
+// the flags, all on fs.Output(): stdout for -help, stderr after a bad
+// flag (Parse).
+func SetUsage(fs *flag.FlagSet, text string) {
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprint(w, strings.TrimRight(text, "\n")+"\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+}

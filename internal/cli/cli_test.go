@@ -134,3 +134,17 @@ func TestExitSaysEachMistakeOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestSetUsageDescribesTheCommandBeforeItsFlags(t *testing.T) {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.String("addr", "", "where")
+	cli.SetUsage(fs, "usage: demo [flags]\n\nDemonstrates a usage.\n")
+	var out, errOut bytes.Buffer
+	if code := cli.Code(cli.Parse(fs, []string{"-help"}, &out, &errOut)); code != 0 || errOut.Len() != 0 {
+		t.Fatalf("-help: exit %d, stderr %q", code, errOut.String())
+	}
+	const want = "usage: demo [flags]\n\nDemonstrates a usage.\n\nFlags:\n  -addr string\n"
+	if !strings.HasPrefix(out.String(), want) {
+		t.Errorf("-help printed\n%s\nwant it to start with\n%s", out.String(), want)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // CGIBin is the build tags of cgigate as README deploys it in cgi-bin:
@@ -22,13 +23,19 @@ const CGIBin = "cgionly"
 // Command is "go build -buildvcs=false -tags TAGS -o OUT PKG" run in dir
 // ("" for the current folder) with CGO_ENABLED=0 added to the environment;
 // the caller may replace Env (keeping CGO_ENABLED=0) and runs it. The go
-// command is the one on PATH, else the toolchain's own.
+// command is the one on PATH, else the toolchain's own. When ctx ends,
+// the go command and the programs it runs are killed; a caller that
+// cleans up after a killed build sets GOTMPDIR to a folder it removes.
 func Command(ctx context.Context, dir, pkg, out, tags string) *exec.Cmd {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
 	cmd := exec.CommandContext(ctx, goBin, "build", "-buildvcs=false", "-tags", tags, "-o", out, pkg)
+	// When ctx ends, the compilers and the linker go with the go
+	// command: it runs in a process group of its own, killed whole.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	return cmd

@@ -8,5 +8,5 @@ import (
 )
 
 func TestCommandLine(t *testing.T) {
-	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "cgibench", "-gateway", "-mpm")
+	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "cgibench", "usage: cgibench [", "-gateway", "-mpm")
 }

@@ -12,6 +12,10 @@
 //
 // Everything is on 127.0.0.1 and bounded: wrk runs for -duration, at most
 // -rounds rounds, no round starting past -budget. See BENCHMARKS.md.
+//
+// SIGINT (Ctrl-C), SIGTERM or SIGHUP stops it at any point: the program
+// running is killed, the servers are stopped, the temporary folders are
+// removed, and it exits 128 plus the signal's number (130, 143, 129).
 package main
 
 import (
@@ -22,13 +26,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cgigate/cgigate/bench"
@@ -62,18 +64,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cli.Exit(stderr, "cgibench", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.NotifyContext(context.Background())
 	defer stop()
-	if err := report(ctx, o, stdout, stderr); err != nil {
+	err = report(ctx, o, stdout, stderr)
+	// A signal's end is said once, whatever the part it cut short made
+	// of it (a killed child, a context error).
+	if se := cli.Signalled(ctx); se != nil {
+		fmt.Fprintf(stderr, "cgibench: %v: servers stopped, temporary folders removed\n", se)
+		return se.ExitCode()
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "cgibench:", err)
 		return 1
 	}
 	return 0
 }
 
+const usageText = `usage: cgibench [flags] > report.md
+
+Measures cgigate beside its peers (a C floor, Perl CGI.pm, Python
+cgi.FieldStorage, Go net/http/cgi) under a real Apache on 127.0.0.1 and
+prints a Markdown report on stdout, progress on stderr: load (wrk), cold
+start, package initialisation, peak RSS of large bodies, ISINDEX search.
+It builds the Go programs, so it runs from the module's root (go run
+./internal/cmd/cgibench). SIGINT, SIGTERM or SIGHUP stops it at any
+point, servers stopped and temporary folders removed. Exit status: 0
+done, 1 failure, 2 usage, 128+N stopped by signal N (130 Ctrl-C, 143
+SIGTERM, 129 SIGHUP).
+`
+
 // parse reads the command line.
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
+	cli.SetUsage(fl, usageText)
 	var o options
 	only := fl.String("only", strings.Join(parts, ","), "parts to run, of "+strings.Join(parts, ","))
 	fl.IntVar(&o.plan.Rounds, "rounds", 5, "load rounds (each runs every target once)")
@@ -137,6 +160,9 @@ func (o options) want(part string) bool { return slices.Contains(o.only, part) }
 // report writes the parts o asks for to w and progress lines to
 // progress. Servers and temporary folders are gone when it returns; an
 // error ends it, except a failure to write -raw, returned at the end.
+// When ctx ends, the program running is killed and report returns as
+// soon as it has stopped what it started; the load rounds done by then
+// are still written.
 func report(ctx context.Context, o options, w, progress io.Writer) error {
 	root, err := os.Getwd()
 	if err == nil {
@@ -153,7 +179,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(build)
-	peers, err := bench.BuildPeers(build, root, o.gateway)
+	peers, err := bench.BuildPeers(ctx, build, root, o.gateway)
 	if err != nil {
 		return err
 	}
@@ -195,6 +221,11 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		fmt.Fprintln(w)
 		againstReferences(w, rows)
 		fcgiVsCGI(w, rows)
+		// The servers of a stopped run go at once, not after the
+		// parts that follow were skipped.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	if o.want("cold") {
 		fmt.Fprintln(progress, "cgibench: cold starts")
@@ -213,7 +244,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		for _, name := range []string{bench.CGIPM, bench.Python} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
-		colds, err := bench.ColdStarts(progs, o.coldRuns)
+		colds, err := bench.ColdStarts(ctx, progs, o.coldRuns)
 		if err != nil {
 			return err
 		}
@@ -233,7 +264,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		env := bench.CGIEnv(bench.Gateway, bench.Query, "application/json")
 		sums := map[string]bench.InitSummary{}
 		for _, name := range []string{bench.Gateway, bench.GoCGI} {
-			s, err := bench.TraceInit(argv[name], env, o.initRuns)
+			s, err := bench.TraceInit(ctx, argv[name], env, o.initRuns)
 			if err != nil {
 				return err
 			}
@@ -254,13 +285,13 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	}
 	if o.want("mem") {
 		fmt.Fprintln(progress, "cgibench: memory")
-		if err := memory(w, peers[bench.Gateway], o); err != nil {
+		if err := memory(ctx, w, peers[bench.Gateway], o); err != nil {
 			return err
 		}
 	}
 	if o.want("search") {
 		fmt.Fprintln(progress, "cgibench: search")
-		if err := search(w, peers[bench.Gateway], o); err != nil {
+		if err := search(ctx, w, peers[bench.Gateway], o); err != nil {
 			return err
 		}
 	}
@@ -344,7 +375,7 @@ func againstReferences(w io.Writer, rows []bench.Row) {
 	fmt.Fprintln(w)
 }
 
-func memory(w io.Writer, gateway string, o options) error {
+func memory(ctx context.Context, w io.Writer, gateway string, o options) error {
 	dir, err := os.MkdirTemp("", "cgibench-")
 	if err != nil {
 		return err
@@ -361,12 +392,15 @@ func memory(w io.Writer, gateway string, o options) error {
 	}{{bench.Multipart, o.multipartMB, bench.WriteMultipart}, {bench.URLEncoded, o.urlencMB, bench.WriteURLEncoded}} {
 		var xs, ys []float64
 		for _, mb := range k.sizes {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			path := filepath.Join(dir, "body")
 			ct, err := k.write(path, int64(mb*1e6))
 			if err != nil {
 				return err
 			}
-			m, err := bench.PeakRSS(gateway, k.kind, path, ct, env)
+			m, err := bench.PeakRSS(ctx, gateway, k.kind, path, ct, env)
 			os.Remove(path)
 			if err != nil {
 				return err
@@ -410,7 +444,7 @@ func scaled(xs []float64, k float64) []float64 {
 	return out
 }
 
-func search(w io.Writer, gateway string, o options) error {
+func search(ctx context.Context, w io.Writer, gateway string, o options) error {
 	tmp, err := os.MkdirTemp("", "cgibench-")
 	if err != nil {
 		return err
@@ -424,10 +458,13 @@ func search(w io.Writer, gateway string, o options) error {
 	scan := bench.Series{Name: "scan (no index)"}
 	for _, n := range o.searchDocs {
 		dir := filepath.Join(tmp, "index")
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := bench.GenerateIndex(dir, n, 1); err != nil {
 			return err
 		}
-		s, err := bench.SearchTime(gateway, dir, n, []string{bench.Needle, bench.Hay}, o.searchRuns)
+		s, err := bench.SearchTime(ctx, gateway, dir, n, []string{bench.Needle, bench.Hay}, o.searchRuns)
 		if err != nil {
 			return err
 		}

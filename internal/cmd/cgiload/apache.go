@@ -45,7 +45,11 @@ func startApache(ctx context.Context, gateway string, mpm httpdconf.MPM, module 
 	}
 	if gateway == "" {
 		gateway = filepath.Join(root, "cgigate")
-		if out, err := gobuild.Command(ctx, "", "./cmd/cgigate", gateway, gobuild.CGIBin).CombinedOutput(); err != nil {
+		cmd := gobuild.Command(ctx, "", "./cmd/cgigate", gateway, gobuild.CGIBin)
+		// A build killed by a signal leaves its work folder in root,
+		// which stop removes.
+		cmd.Env = append(cmd.Env, "GOTMPDIR="+root)
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go build -tags %s ./cmd/cgigate (run cgiload from the project's root, or give -gateway): %v\n%s", gobuild.CGIBin, err, out)
 		}
 	}

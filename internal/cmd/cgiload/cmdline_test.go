@@ -8,5 +8,5 @@ import (
 )
 
 func TestCommandLine(t *testing.T) {
-	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "cgiload", "-gateway", "-mpm")
+	clitest.CheckCommandLine(t, "", apachetest.BuildGo(t, "."), "cgiload", "usage: cgiload -", "-gateway", "-mpm")
 }

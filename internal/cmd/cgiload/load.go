@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/cli"
 )
 
 // report gathers what a run saw.
@@ -71,7 +73,11 @@ feed:
 		select {
 		case next <- i:
 		case <-ctx.Done():
-			rep.fail("run stopped by -timeout after %d of %d requests", i, len(jobs))
+			why := "stopped by -timeout"
+			if se := cli.Signalled(ctx); se != nil {
+				why = se.Error()
+			}
+			rep.fail("run %s after %d of %d requests", why, i, len(jobs))
 			break feed
 		}
 	}

@@ -21,8 +21,11 @@
 // is a test tool, not a load generator for other people's servers.
 //
 // The run is bounded in count (-n, at most 100000) and in time (-timeout,
-// at most 30m). The exit status is 0 when every check passed, 1 when one
-// failed, 2 for a usage error.
+// at most 30m). SIGINT (Ctrl-C), SIGTERM or SIGHUP stops it at any point:
+// the requests in flight are cancelled, the report of what was answered
+// is printed, Apache is stopped and the ServerRoot removed. The exit
+// status is 0 when every check passed, 1 when one failed, 2 for a usage
+// error, 128 plus the signal's number when a signal stopped it.
 package main
 
 import (
@@ -60,9 +63,22 @@ type options struct {
 	seed           int64
 }
 
+const usageText = `usage: cgiload -apache [flags]
+       cgiload -url URL [-record FILE] [flags]
+
+Sends a bounded mix of ISINDEX, urlencoded, multipart and bad requests at
+a cgigate gateway on this machine (its own Apache with -apache, or one
+already running at a loopback -url), checks every answer and every
+recorded submission, and prints a report ending PASS or FAIL. SIGINT,
+SIGTERM or SIGHUP stops it at any point, with the report so far. Exit
+status: 0 pass, 1 fail, 2 usage, 128+N stopped by signal N (130 Ctrl-C,
+143 SIGTERM, 129 SIGHUP).
+`
+
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fl := flag.NewFlagSet("cgiload", flag.ContinueOnError)
+	cli.SetUsage(fl, usageText)
 	fl.StringVar(&o.url, "url", "", "the gateway's `URL`, on a loopback address (http://127.0.0.1:PORT/cgi-bin/cgigate)")
 	fl.StringVar(&o.record, "record", "", "the `FILE` the gateway at -url appends submissions to (its CGIGATE_RECORD)")
 	fl.BoolVar(&o.apache, "apache", false, "start Apache httpd (via httpdconf) with the gateway, instead of -url")
@@ -110,22 +126,43 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cli.Exit(stderr, "cgiload", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	sig, stop := cli.NotifyContext(context.Background())
+	defer stop()
+	code := runWith(sig, o, stdout, stderr)
+	// Said once and last, after Apache has stopped and its folder is gone.
+	if se := cli.Signalled(sig); se != nil {
+		fmt.Fprintf(stderr, "cgiload: %v\n", se)
+		return se.ExitCode()
+	}
+	return code
+}
+
+// runWith runs the load o asks for until it is done or ctx ends, and
+// returns the exit status. Apache, when it started one, is stopped and
+// its folder removed when it returns.
+func runWith(ctx context.Context, o options, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	target, record := o.url, o.record
 	if o.apache {
 		srv, err := startApache(ctx, o.gateway, httpdconf.MPM(o.mpm), httpdconf.CGIModule(o.cgiModule), stderr)
 		if err != nil {
-			fmt.Fprintln(stderr, "cgiload:", err)
+			if cli.Signalled(ctx) == nil { // a signal is said once, by run
+				fmt.Fprintln(stderr, "cgiload:", err)
+			}
 			return 1
 		}
 		defer srv.stop()
 		target, record = srv.url, srv.record
 	}
 	rep := load(ctx, target, plan(o.n, o.seed), o.c)
-	if record != "" {
+	switch {
+	case cli.Signalled(ctx) != nil:
+		// The requests cut short may or may not have been recorded.
+		rep.note("stopped by a signal: recorded submissions not checked")
+	case record != "":
 		rep.checkRecords(record)
-	} else {
+	default:
 		rep.note("no -record: recorded submissions not checked")
 	}
 	rep.print(stdout)

@@ -99,10 +99,22 @@ type machine struct {
 	exists   func(string) bool
 }
 
+const usageText = `usage: serve [-addr IP:PORT] [-gohost] [-docroot DIR]
+
+Builds cmd/cgigate and serves it for a person to try, under Apache httpd
+when it is installed (else, or with -gohost, under Go's net/http/cgi), at
+http://ADDR/cgi-bin/cgigate, with the files of -docroot beside it. It
+builds from the module's source, so it runs from a checkout (go run
+./internal/cmd/serve). SIGINT, SIGTERM, SIGHUP or the exit of the process
+that started it stops everything it started and removes its working
+folder (exit 0). Exit status: 1 a failure to start, 2 usage.
+`
+
 // run is main over given process state; ctx ends on a signal or when the
 // parent exits.
 func (m machine) run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cli.SetUsage(fl, usageText)
 	addr := fl.String("addr", defaultAddr, "`IP:PORT` to serve on")
 	goHost := fl.Bool("gohost", false, "serve with Go's own CGI host (net/http/cgi) even when Apache is installed")
 	docRoot := fl.String("docroot", "", "serve the files of `DIR` beside the gateway, at / (default: nothing but the gateway; other paths are 404)")

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/apachetest"
 	"github.com/cgigate/cgigate/internal/cli/clitest"
+	"github.com/cgigate/cgigate/internal/proctest"
 )
 
 func TestWatchParent(t *testing.T) {
@@ -56,70 +58,13 @@ func TestWatchParent(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	bin := serveBin(t)
-	clitest.CheckCommandLine(t, "", bin, "serve", "-addr", "-gohost", "-docroot")
+	clitest.CheckCommandLine(t, "", bin, "serve", "usage: serve [", "-addr", "-gohost", "-docroot")
 	t.Run("a -docroot that is no folder is a usage error naming it once", func(t *testing.T) {
 		r := clitest.Run(t, "", nil, bin, "-docroot", "/nonexistent/site")
 		if r.Code != 2 || strings.Count(r.Stderr, "/nonexistent/site") != 1 || r.Stdout != "" {
 			t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
 		}
 	})
-}
-
-// procs lists the processes descended from pid, from /proc, with pid.
-func procs(t *testing.T, pid int) []int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	parent := map[int]int{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pp, _, ok := procStat(p); ok {
-			parent[p] = pp
-		}
-	}
-	var out []int
-	for p := range parent {
-		for a := p; a > 1; a = parent[a] {
-			if a == pid {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// procStat reads the parent and the state (R, S, Z...) of pid.
-func procStat(pid int) (ppid int, state string, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, "", false
-	}
-	// "pid (comm) state ppid ...", where comm may hold spaces and ')'.
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b[i+1:]))
-	if i < 0 || len(f) < 2 {
-		return 0, "", false
-	}
-	ppid, err = strconv.Atoi(f[1])
-	return ppid, f[0], err == nil
-}
-
-// running says whether pid is a process that has not exited (a zombie
-// has; only its parent has not reaped it yet).
-func running(pid int) bool {
-	_, state, ok := procStat(pid)
-	return ok && state != "Z"
-}
-
-func commOf(pid int) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-	return strings.TrimSpace(string(b))
 }
 
 // TestServeStopsEverythingItStarted runs serve as "go run" does, as the
@@ -186,10 +131,10 @@ func TestServeStopsEverythingItStarted(t *testing.T) {
 					t.Errorf("the gateway beside the site: %d %s", status, body)
 				}
 
-				family := procs(t, s.cmd.Process.Pid)
+				family := proctest.Descendants(t, s.cmd.Process.Pid)
 				var servePid int
 				for _, p := range family {
-					if commOf(p) == "serve" {
+					if proctest.Comm(p) == "serve" {
 						servePid = p
 					}
 				}
@@ -219,24 +164,12 @@ func TestServeStopsEverythingItStarted(t *testing.T) {
 				}
 				// The parent gone, serve is another's child: wait, bounded,
 				// for every process of the family to end.
-				bound := time.Now().Add(2*apache.StopBound + time.Second)
-				for {
-					var left []int
-					for _, p := range family {
-						if p != s.cmd.Process.Pid && running(p) {
-							left = append(left, p)
-						}
+				family = slices.DeleteFunc(family, func(p int) bool { return p == s.cmd.Process.Pid })
+				if left := proctest.WaitExited(family, 2*apache.StopBound+time.Second); len(left) > 0 {
+					for _, p := range left {
+						syscall.Kill(p, syscall.SIGKILL)
 					}
-					if len(left) == 0 {
-						break
-					}
-					if time.Now().After(bound) {
-						for _, p := range left {
-							syscall.Kill(p, syscall.SIGKILL)
-						}
-						t.Fatalf("still running after %s: %v; stderr:\n%s", w.name, left, s.stderr.String())
-					}
-					time.Sleep(50 * time.Millisecond)
+					t.Fatalf("still running after %s: %v; stderr:\n%s", w.name, left, s.stderr.String())
 				}
 				if _, err := os.Stat(dir); !os.IsNotExist(err) {
 					t.Errorf("the working folder %s is still there (%v)", dir, err)
