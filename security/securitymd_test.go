@@ -43,14 +43,14 @@ func TestSecurityMDStatesTheDefaults(t *testing.T) {
 	row("warnings in one answer", strconv.Itoa(decoder.DefaultMaxWarnings))
 
 	needGateway(t)
-	var stderr bytes.Buffer
+	var stdout bytes.Buffer
 	cmd := exec.Command(gateway, "-help")
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
-	cmd.Stderr = &stderr
+	cmd.Stdout = &stdout // -help is asked for: the usage goes to stdout
 	cmd.Run()
-	settings := regexp.MustCompile(`(CGIGATE_[A-Z_]+) \(default ([^)]*)\)`).FindAllStringSubmatch(stderr.String(), -1)
+	settings := regexp.MustCompile(`(CGIGATE_[A-Z_]+) \(default ([^)]*)\)`).FindAllStringSubmatch(stdout.String(), -1)
 	if len(settings) < 9 {
-		t.Fatalf("cgigate -help lists %d settings:\n%s", len(settings), stderr.String())
+		t.Fatalf("cgigate -help lists %d settings:\n%s", len(settings), stdout.String())
 	}
 	for _, s := range settings {
 		name, def := s[1], strings.Trim(s[2], `"`)
