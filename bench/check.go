@@ -17,7 +17,11 @@ func Check(s *Server) []error {
 	var errs []error
 	client := &http.Client{Timeout: 30 * time.Second}
 	for _, target := range s.Targets() {
-		for _, accept := range []string{"text/html", "application/json"} {
+		accepts := []string{"text/html", "application/json"}
+		if target == Static {
+			accepts = accepts[:1] // a file has one type
+		}
+		for _, accept := range accepts {
 			body, err := fetch(client, s.URL(target), accept)
 			if err == nil {
 				err = checkBody(target, accept, body)

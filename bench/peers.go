@@ -50,9 +50,10 @@ var PeerNames = []string{Floor, GoCGI, CGIPM, Python, Gateway}
 var References = []string{GoHello, GoDeps}
 
 // tableOrder is the order of the tables' rows: the floor, the references
-// beside it, the other peers, cgigate and its FastCGI mode.
+// beside it, the other peers, cgigate and its FastCGI mode, PHP-FPM and
+// the static-file ceiling.
 func tableOrder() []string {
-	return slices.Concat(PeerNames[:1], References, PeerNames[1:], []string{GatewayF})
+	return slices.Concat(PeerNames[:1], References, PeerNames[1:], []string{GatewayF, PHPFPM, Static})
 }
 
 // Interpreters the script peers need, with the Debian package that

@@ -72,7 +72,12 @@ func LoadRounds(ctx context.Context, servers []*Server, plan Plan, progress io.W
 	}
 	header := []string{"Accept: " + plan.Accept}
 	run := func(s *Server, conns int, peer string, d time.Duration) (Sample, error) {
-		return Wrk(ctx, Load{URL: s.URL(peer), Connections: conns, Duration: d, Header: header})
+		before, ok := s.backendCPU(peer)
+		smp, err := Wrk(ctx, Load{URL: s.URL(peer), Connections: conns, Duration: d, Header: header})
+		if after, ok2 := s.backendCPU(peer); ok && ok2 && err == nil && smp.Requests > 0 {
+			smp.CPU = (after - before) / time.Duration(smp.Requests)
+		}
+		return smp, err
 	}
 	for _, s := range servers {
 		for _, c := range plan.Connections {

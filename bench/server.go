@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -39,25 +40,47 @@ type Server struct {
 	Apache *apache.Server
 	// FastCGI is true when FastCGIPath reaches a cgigate -fcgi.
 	FastCGI bool
+	// PHPFPM is true when PHPPath reaches PHP-FPM, Static when StaticPath
+	// is cgigate's page as a file.
+	PHPFPM, Static bool
+	// cpu reads, per target, the CPU its long-lived backend has used.
+	cpu map[string]func() (time.Duration, error)
 }
 
 // URL returns the URL that reaches peer (a cgi-bin name or GatewayF) with
 // Query.
 func (s *Server) URL(peer string) string {
-	if peer == GatewayF {
+	switch peer {
+	case GatewayF:
 		return s.Apache.URL + FastCGIPath + "?" + Query
+	case PHPFPM:
+		return s.Apache.URL + PHPPath + "?" + Query
+	case Static:
+		return s.Apache.URL + StaticPath
 	}
 	return s.Apache.URL + s.Apache.CGIPath(peer) + "?" + Query
 }
 
 // Targets returns what the load rounds run on s, in table order: the
-// peers, the references and, when s proxies FastCGI, GatewayF.
+// peers, the references and, when s proxies FastCGI, GatewayF, then
+// PHPFPM and Static when s has them.
 func (s *Server) Targets() []string {
-	t := tableOrder()
-	if !s.FastCGI {
-		t = slices.DeleteFunc(t, func(name string) bool { return name == GatewayF })
+	has := map[string]bool{GatewayF: s.FastCGI, PHPFPM: s.PHPFPM, Static: s.Static}
+	return slices.DeleteFunc(tableOrder(), func(name string) bool {
+		on, optional := has[name]
+		return optional && !on
+	})
+}
+
+// backendCPU is the CPU the long-lived backend of peer has used so far;
+// ok is false for a peer without one (a CGI program, the static file).
+func (s *Server) backendCPU(peer string) (d time.Duration, ok bool) {
+	read := s.cpu[peer]
+	if read == nil {
+		return 0, false
 	}
-	return t
+	d, err := read()
+	return d, err == nil
 }
 
 // Stop stops Apache by its pid and removes its ServerRoot.
@@ -71,19 +94,79 @@ func (s *Server) Stop() error { return s.Apache.Stop() }
 // is measured. It returns errors rather than taking a testing.TB, so that
 // internal/cmd/cgibench and tests share it.
 func StartApache(setup Setup, peers map[string]string, fcgiAddr string) (*Server, error) {
-	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
-	if err != nil {
-		return nil, err
-	}
 	cfg := httpdconf.Config{MPM: setup.MPM, CGIModule: setup.CGIModule, LogLevel: "warn", FastCGI: fcgiAddr}
 	if fcgiAddr != "" {
 		cfg.FastCGIPath = FastCGIPath
 	}
-	a, err := apache.Start(bin, apache.Options{Config: cfg, CGI: peers})
+	return startApache(setup, apache.Options{Config: cfg, CGI: peers})
+}
+
+func startApache(setup Setup, opts apache.Options) (*Server, error) {
+	bin, err := apache.FindBinary(os.Getenv, exec.LookPath, fileExists)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Setup: setup, Apache: a, FastCGI: fcgiAddr != ""}, nil
+	a, err := apache.Start(bin, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{Setup: setup, Apache: a, FastCGI: opts.Config.FastCGI != ""}, nil
+}
+
+// Backends are the long-lived programs and files a server from
+// StartBackends serves beside its cgi-bin.
+type Backends struct {
+	// FastCGI is cgigate -fcgi, proxied at FastCGIPath; required.
+	FastCGI *FastCGI
+	// PHPFPM, when not nil, is proxied at PHPPath, with the proxy options
+	// httpdconf gives cgigate's.
+	PHPFPM *FPM
+	// StaticPage, when not nil, is served as a file at StaticPath.
+	StaticPage []byte
+}
+
+// StartBackends is StartApache with b beside the peers: the load rounds
+// then also measure, for GatewayF and PHPFPM, the CPU their processes use
+// per request.
+func StartBackends(setup Setup, peers map[string]string, b Backends) (*Server, error) {
+	cfg := httpdconf.Config{MPM: setup.MPM, CGIModule: setup.CGIModule, LogLevel: "warn", FastCGI: b.FastCGI.Addr, FastCGIPath: FastCGIPath}
+	opts := apache.Options{Config: cfg, CGI: peers}
+	if b.PHPFPM != nil {
+		opts.Directives = b.PHPFPM.directives("")
+	}
+	if b.StaticPage != nil {
+		opts.Files = map[string][]byte{strings.TrimPrefix(StaticPath, "/"): b.StaticPage}
+	}
+	s, err := startApache(setup, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.cpu = map[string]func() (time.Duration, error){GatewayF: b.FastCGI.CPU}
+	if b.PHPFPM != nil {
+		s.PHPFPM = true
+		s.cpu[PHPFPM] = b.PHPFPM.CPU
+	}
+	s.Static = b.StaticPage != nil
+	return s, nil
+}
+
+// StaticPage is cgigate's HTML answer to Query, run as a CGI program,
+// without its CGI header: the page Static serves.
+func StaticPage(gateway string) ([]byte, error) {
+	cmd := exec.Command(gateway)
+	cmd.Env = CGIEnv(Gateway, Query, "text/html")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("bench: %s: %w", gateway, err)
+	}
+	_, body, ok := bytes.Cut(out, []byte("\r\n\r\n"))
+	if !ok {
+		_, body, ok = bytes.Cut(out, []byte("\n\n"))
+	}
+	if !ok {
+		return nil, fmt.Errorf("bench: %s printed no CGI header: %.200q", gateway, out)
+	}
+	return body, nil
 }
 
 // FastCGI is a running "cgigate -fcgi ADDR", the gateway's FastCGI mode

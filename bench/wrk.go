@@ -32,6 +32,10 @@ type Sample struct {
 	P99      time.Duration // 99th percentile latency (wrk --latency)
 	Non2xx   int           // "Non-2xx or 3xx responses"
 	Errors   int           // socket errors of all kinds
+	// CPU is the CPU time per completed request of the target's
+	// long-lived backend (cgigate -fcgi, PHP-FPM's master and workers)
+	// over the run, from /proc; 0 for a target without one.
+	CPU time.Duration
 }
 
 // Wrk runs Debian's wrk for l and parses its report. The run is bounded:

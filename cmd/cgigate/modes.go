@@ -9,13 +9,13 @@ import (
 	"net"
 	"net/http"
 	gocgi "net/http/cgi"
-	"net/http/fcgi"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/cgi/cgihttp"
+	"github.com/cgigate/cgigate/cgi/fcgi"
 )
 
 // modesUsage is the usage line's modes in this build.
@@ -102,6 +102,12 @@ func serveFCGI(env map[string]string, addr string, stdout io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "cgigate: FastCGI on %s\n", ln.Addr())
-	log.Printf("cgigate: %v", fcgi.Serve(ln, cgihttp.Handler(newGateway(cfg, nil))))
+	log.Printf("cgigate: %v", serveFCGIOn(ln, cfg))
 	return 1
+}
+
+// serveFCGIOn serves the gateway over FastCGI on the connections ln
+// accepts, until ln fails.
+func serveFCGIOn(ln net.Listener, cfg config) error {
+	return fcgi.Serve(ln, newGateway(cfg, nil), cfg.cgi.Limits)
 }

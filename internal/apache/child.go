@@ -65,6 +65,9 @@ func StartChild(name string, cmd *exec.Cmd) (*Child, error) {
 // Name returns the name given to StartChild.
 func (c *Child) Name() string { return c.name }
 
+// Pid is the child's process id, which is also its process group's.
+func (c *Child) Pid() int { return c.cmd.Process.Pid }
+
 // Done is closed when the child has exited, for a caller that waits on
 // the child and on something else at once (a signal, a context).
 func (c *Child) Done() <-chan struct{} { return c.done }

@@ -42,6 +42,10 @@ type Options struct {
 	// Files maps a slash-separated path under DocumentRoot to its content,
 	// for static pages such as the HTML forms of browser tests.
 	Files map[string][]byte
+	// Directives are appended to the rendered httpd.conf, for what
+	// httpdconf does not model: cgibench proxies a second FastCGI backend
+	// (PHP-FPM) beside cgigate's.
+	Directives string
 	// Environ is Apache's environment; nil means this process's.
 	Environ []string
 	// Stdout and Stderr receive what Apache itself prints (before it opens
@@ -201,6 +205,9 @@ func (s *Server) start(bin string, cfg httpdconf.Config, opts Options) error {
 		if err := cfg.Render(&conf); err != nil {
 			return err
 		}
+		if opts.Directives != "" {
+			conf.WriteString("\n" + opts.Directives + "\n")
+		}
 		if err := os.WriteFile(s.ConfigPath, conf.Bytes(), 0o644); err != nil {
 			return err
 		}
@@ -305,6 +312,10 @@ func (s *Server) Stop() error {
 	}
 	return err
 }
+
+// Pid is the process id of Apache's parent, which leads a process group
+// holding its children and the cgid daemon.
+func (s *Server) Pid() int { return s.child.Pid() }
 
 // Done is closed when Apache has exited, whether by Stop or not, for a
 // caller that waits on the server and on a signal at once.

@@ -197,9 +197,14 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 			return err
 		}
 		defer fcgi.Stop()
+		backends, stopFPM, err := fastCGIPeers(build, peers[bench.Gateway], fcgi, progress)
+		if err != nil {
+			return err
+		}
+		defer stopFPM()
 		var servers []*bench.Server
 		for _, m := range o.setups {
-			s, err := bench.StartApache(m, peers, fcgi.Addr)
+			s, err := bench.StartBackends(m, peers, backends)
 			if err != nil {
 				return err
 			}
@@ -221,6 +226,10 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		fmt.Fprintln(w)
 		againstReferences(w, rows)
 		fcgiVsCGI(w, rows)
+		fmt.Fprintln(w, "cgigate -fcgi against PHP-FPM (the bench's pool: pm=static, 4 workers, opcache on; bench/peers/fpm.php) and Apache serving cgigate's page as a file, same server and round; CPU per request is the backend's own (/proc/PID/stat of its process group), Apache's not counted:")
+		fmt.Fprintln(w)
+		bench.FormatBackends(w, bench.SummarizeBackends(res))
+		fmt.Fprintln(w)
 		// The servers of a stopped run go at once, not after the
 		// parts that follow were skipped.
 		if err := ctx.Err(); err != nil {
@@ -296,6 +305,25 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		}
 	}
 	return late
+}
+
+// fastCGIPeers returns what the servers serve beside cgi-bin: fcgi,
+// PHP-FPM when it is installed (said on progress when it is not: it is not
+// in CI), and cgigate's page as a static file; stop stops PHP-FPM.
+func fastCGIPeers(dir, gateway string, fcgi *bench.FastCGI, progress io.Writer) (b bench.Backends, stop func(), err error) {
+	b.FastCGI, stop = fcgi, func() {}
+	if b.StaticPage, err = bench.StaticPage(gateway); err != nil {
+		return b, stop, err
+	}
+	bin, err := bench.FindPHPFPM()
+	if err != nil {
+		fmt.Fprintf(progress, "cgibench: %v: php-fpm left out\n", err)
+		return b, stop, nil
+	}
+	if b.PHPFPM, err = bench.StartPHPFPM(bin, dir); err != nil {
+		return b, stop, err
+	}
+	return b, func() { b.PHPFPM.Stop() }, nil
 }
 
 func machine(w io.Writer) {
