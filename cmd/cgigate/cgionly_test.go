@@ -94,7 +94,7 @@ func TestCGIOnlyBuild(t *testing.T) {
 		for _, b := range []struct {
 			bin  string
 			want string
-		}{{bin, "[-http ADDR | -fcgi ADDR | -index DIR]"}, {lean(t), "[-index DIR]   (built with -tags cgionly"}} {
+		}{{bin, "[-http ADDR | -fcgi ADDR | -index DIR | -check-forms FILE]"}, {lean(t), "[-index DIR | -check-forms FILE]   (built with -tags cgionly"}} {
 			cmd := exec.Command(b.bin, "-help")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
