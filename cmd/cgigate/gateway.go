@@ -20,6 +20,7 @@ type gateway struct {
 	cfg    config
 	cfgErr error // a bad configuration: every request is a 500
 	now    func() time.Time
+	forms  declaredForms // CGIGATE_FORMS, read by the first request that needs it
 }
 
 func newGateway(cfg config, cfgErr error) *gateway {
@@ -31,17 +32,20 @@ const isindexField = "isindex"
 
 func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	if g.cfgErr != nil {
-		cgi.WriteError(w, r, g.cfgErr)
+		g.fail(w, r, g.cfgErr)
+		return
+	}
+	if (r.PathInfo != "" && r.PathInfo != "/" || g.cfg.forms != "") && g.serveDeclared(w, r) {
 		return
 	}
 	form, err := cgi.ReadForm(r, g.cfg.cgi)
 	if err != nil {
-		cgi.WriteError(w, r, err)
+		g.fail(w, r, err)
 		return
 	}
 	defer form.Close()
 	if err := g.isindexFallback(form); err != nil {
-		cgi.WriteError(w, r, err)
+		g.fail(w, r, err)
 		return
 	}
 	f := cgi.NegotiateResponse(w, r)
@@ -55,19 +59,19 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
 		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
 		if err != nil {
-			cgi.WriteError(w, r, err)
+			g.fail(w, r, err)
 			return
 		}
 		results, warns, err := search(g.cfg.indexDir, needles)
 		if err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
+			g.fail(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
 		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
-	case form.Kind == decoder.Form && g.cfg.record != "":
+	case form.Kind == decoder.Form && g.cfg.record != "" && r.Method != "HEAD": // HEAD is safe (RFC 9110 § 9.3.2)
 		if err := appendLine(g.cfg.record, newRecord(g.now(), r.RemoteAddr, res)); err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
+			g.fail(w, r, &cgi.Error{Status: cgi.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
 	}

@@ -113,8 +113,8 @@ func TestErrorStatuses(t *testing.T) {
 			if a.status != tc.status || st != tc.status || !strings.Contains(msg, tc.names) {
 				t.Errorf("status %d/%d message %q; want %d naming %q", a.status, st, msg, tc.status, tc.names)
 			}
-			if a.stderr != "" {
-				t.Errorf("a client error wrote to the error log: %s", a.stderr)
+			if strings.Count(a.stderr, "\n") != 1 || !strings.HasPrefix(a.stderr, fmt.Sprintf("cgigate: %d: ", tc.status)) || !strings.Contains(a.stderr, tc.names) {
+				t.Errorf("error log %q; want one line with the status and the reason", a.stderr)
 			}
 		})
 	}

@@ -24,6 +24,7 @@ type record struct {
 	Fields     []fieldJSON `json:"fields"`
 	Files      []fileJSON  `json:"files"`
 	Warnings   []string    `json:"warnings,omitempty"`
+	Form       string      `json:"form"` // the declared form it was sent to, "" for none
 }
 
 // recordFile is what appendRecord needs of an *os.File; a test may hand it

@@ -25,6 +25,10 @@ type result struct {
 	Files         []fileJSON     `json:"files"`
 	Results       []searchResult `json:"results"`
 	Warnings      []string       `json:"warnings"`
+	// Form and Redirect are only in the answers of a declared form: its
+	// name, and where its 303 sends the browser.
+	Form     string `json:"form,omitempty"`
+	Redirect string `json:"redirect,omitempty"`
 
 	searched bool // an index was searched: say so when nothing matched
 }
@@ -80,7 +84,8 @@ func writeJSON(w io.Writer, res result) error {
 	t := v.Type()
 	var keys []int
 	for i := range t.NumField() {
-		if t.Field(i).IsExported() {
+		_, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).IsExported() && !(opts == "omitempty" && v.Field(i).IsZero()) {
 			keys = append(keys, i)
 		}
 	}
@@ -148,6 +153,12 @@ func writeText(b io.Writer, res result) error {
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(b, "warning: %q\n", w)
+	}
+	if res.Form != "" {
+		fmt.Fprintf(b, "form: %s\n", res.Form)
+	}
+	if res.Redirect != "" {
+		fmt.Fprintf(b, "redirect: %s\n", res.Redirect)
 	}
 	return nil
 }
