@@ -50,11 +50,11 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	}
 	f := cgi.NegotiateResponse(w, r)
 	if form.Kind == decoder.Empty && f == cgi.HTML {
-		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP.Get())
-		cgi.Respond(w, cgi.StatusOK, f, renderPrompt())
+		g.prompt(w, r)
 		return
 	}
 	res := newResult(form)
+	res.site = g.cfg.siteName
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
 		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
@@ -82,6 +82,10 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	case cgi.Text:
 		render = func(w io.Writer) error { return writeText(w, res) }
 	default:
+		if g.cfg.templates != "" && g.site().Own(res.page()) {
+			g.ownResultPage(w, r, res)
+			return
+		}
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", resultCSP)
 	}
 	if err := cgi.RespondStream(w, cgi.StatusOK, f, render); err != nil {
@@ -131,6 +135,6 @@ const resultCSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 's
 
 var promptCSP = lazy.Value[string]{New: func() string {
 	h := sha256.Sum256([]byte(promptScript))
-	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 		base64.StdEncoding.EncodeToString(h[:]))
 }}

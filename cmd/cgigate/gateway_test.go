@@ -310,11 +310,11 @@ func TestRenderingEscapes(t *testing.T) {
 		}
 	})
 	t.Run("keywords without an index do not claim that nothing matched", func(t *testing.T) {
-		if a := get(t, "foo"); strings.Contains(a.body, "No document matches") {
+		if a := get(t, "foo"); strings.Contains(a.body, "Nothing matches your search") {
 			t.Errorf("body:\n%s", a.body)
 		}
 		dir := makeIndex(t, map[string]string{"a.txt": "bar"})
-		if a := get(t, "foo", "CGIGATE_INDEX_DIR", dir); !strings.Contains(a.body, "No document matches") {
+		if a := get(t, "foo", "CGIGATE_INDEX_DIR", dir); !strings.Contains(a.body, "Nothing matches your search") {
 			t.Errorf("body:\n%s", a.body)
 		}
 	})

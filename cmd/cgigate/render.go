@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"reflect"
 	"strings"
 
 	"github.com/cgigate/cgigate/cgi"
-	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // result is the JSON rendering, a contract documented in the README:
@@ -30,7 +27,8 @@ type result struct {
 	Form     string `json:"form,omitempty"`
 	Redirect string `json:"redirect,omitempty"`
 
-	searched bool // an index was searched: say so when nothing matched
+	searched bool   // an index was searched: say so when nothing matched
+	site     string // CGIGATE_SITE_NAME, for the HTML pages
 }
 
 type fieldJSON struct {
@@ -163,20 +161,6 @@ func writeText(b io.Writer, res result) error {
 	return nil
 }
 
-// The prompt is parsed on first use, not at init: a CGI process starts per
-// request and most answers need one template or none (JSON, text, errors).
-var promptPage = lazy.Value[*template.Template]{New: func() *template.Template {
-	return template.Must(template.New("prompt").Parse(promptHTML))
-}}
-
-func renderPrompt() []byte {
-	var b bytes.Buffer
-	if err := promptPage.Get().Execute(&b, template.JS(promptScript)); err != nil {
-		panic(err)
-	}
-	return b.Bytes()
-}
-
 // promptScript turns the search box into a real ISINDEX query (RFC 3875
 // § 4.4, HTML 2.0 § 7.5): the words, each percent-encoded (so no '=' and
 // no '+' survive unencoded), joined by '+'. Without script the form sends
@@ -186,15 +170,3 @@ const promptScript = `document.getElementById("isindex").addEventListener("submi
   var words = document.getElementById("q").value.split(/\s+/).filter(Boolean).map(encodeURIComponent);
   if (words.length) { location.search = "?" + words.join("+"); }
 });`
-
-const promptHTML = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>cgigate: searchable index</title></head>
-<body>
-<h1>This is a searchable index</h1>
-<form id="isindex" method="get" action="" accept-charset="utf-8">
-<label>Enter search keywords: <input id="q" name="isindex" autofocus></label>
-<button type="submit">Search</button>
-</form>
-<script>{{.}}</script>
-</body></html>
-`

@@ -63,6 +63,7 @@ const layout = `<!DOCTYPE html>
 
 var promptPage = lazy.Value[*template.Template]{New: func() *template.Template {
 	return parse(Prompt, `<h1>{{.Title}}</h1>
+<p class="lead">This is a searchable index: enter the words to look for.</p>
 <form id="isindex" method="get" action="" accept-charset="utf-8" role="search">
 <div class="field"><label for="q">Search for</label><input id="q" name="isindex" type="search" autofocus></div>
 <button type="submit">Search</button>

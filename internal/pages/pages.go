@@ -70,21 +70,32 @@ func (s Site) Render(page string, data any) ([]byte, error) {
 // maxTemplateBytes bounds a site's template: it is read by the request.
 const maxTemplateBytes = 1 << 20
 
+// Shared is the file of a site's templates that every page is parsed
+// with, when the folder holds one: the {{define}}s its pages share (a
+// head, a footer).
+const Shared = "layout.html"
+
 func (s Site) template(page string) (*template.Template, string, error) {
 	if s.Dir != "" {
 		path := filepath.Join(s.Dir, page)
-		src, err := os.ReadFile(path)
+		src, err := readTemplate(path)
 		switch {
-		case err == nil && len(src) > maxTemplateBytes:
-			return nil, path, &TemplateError{path, fmt.Errorf("larger than %d bytes", maxTemplateBytes)}
 		case err == nil:
-			t, err := template.New(page).Funcs(funcs).Parse(string(src))
-			if err != nil {
+			t := template.New(page).Funcs(funcs)
+			shared := filepath.Join(s.Dir, Shared)
+			if src, err := readTemplate(shared); err == nil {
+				if _, err := t.Parse(src); err != nil {
+					return nil, shared, &TemplateError{shared, err}
+				}
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return nil, shared, err
+			}
+			if _, err := t.Parse(src); err != nil {
 				return nil, path, &TemplateError{path, err}
 			}
 			return t, path, nil
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, path, &TemplateError{path, err}
+			return nil, path, err
 		}
 	}
 	b := builtin(page)
@@ -92,6 +103,20 @@ func (s Site) template(page string) (*template.Template, string, error) {
 		return nil, page, &TemplateError{page, errors.New("no such page")}
 	}
 	return b.Get(), "built-in " + page, nil
+}
+
+// readTemplate reads a site's template, bounded.
+func readTemplate(path string) (string, error) {
+	src, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", err
+	case err != nil:
+		return "", &TemplateError{path, err}
+	case len(src) > maxTemplateBytes:
+		return "", &TemplateError{path, fmt.Errorf("larger than %d bytes", maxTemplateBytes)}
+	}
+	return string(src), nil
 }
 
 // funcs are what a site's templates may call besides html/template's own.
