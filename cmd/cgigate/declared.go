@@ -229,7 +229,7 @@ func (g *gateway) accept(w cgi.ResponseWriter, r *cgi.Request, rf cgi.Format, f 
 		}
 		var page []byte
 		page, err = g.site().Render(pages.Thanks, pages.ThanksData{
-			Page: pages.Page{Site: g.cfg.siteName, Title: f.Title}, Form: f, Redirect: f.Redirect,
+			Page: pages.Page{Site: g.cfg.siteName, Title: f.Title}, Form: f, Redirect: f.Redirect, Lang: f.Lang, Words: pages.WordsFor(f.Lang),
 			Received: pages.Received(f, values, uploads), Result: res,
 		})
 		b.Write(page)

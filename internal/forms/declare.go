@@ -60,6 +60,7 @@ type Form struct {
 	Name     string // the key under forms:, and the last part of its address
 	Title    string
 	Charset  string // the WHATWG name of the charset of the page that holds the form
+	Lang     string // the language of the built-in pages' own words: "en" (the default) or "ja"
 	Methods  []string
 	Fields   []Field
 	Reject   bool   // unknown: reject; false is ignore
@@ -261,7 +262,9 @@ func (p *parser) unknown(k *yaml.Node, key string, want ...string) {
 }
 
 // mapping calls each for every key of n, a mapping, in order; a key given
-// twice is a fault, as YAML 1.2 § 3.2.1.1 has it.
+// twice is a fault, as YAML 1.2 § 3.2.1.1 has it. A merge key ("<<: *a",
+// YAML's merge type) brings in the keys of the mapping it names that n
+// does not give itself, so that two forms can share a declaration.
 func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *yaml.Node)) {
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
@@ -271,8 +274,13 @@ func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *ya
 		return
 	}
 	seen := map[string]bool{}
+	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			merged = append(merged, v)
+			continue
+		}
 		key := join(at, k.Value)
 		if seen[k.Value] {
 			p.failf(k, key, "given twice")
@@ -280,6 +288,21 @@ func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *ya
 		}
 		seen[k.Value] = true
 		each(k.Value, k, v)
+	}
+	for _, m := range merged {
+		if m.Kind == yaml.AliasNode {
+			m = m.Alias
+		}
+		if m.Kind != yaml.MappingNode {
+			p.failf(m, at, "<< merges a mapping (<<: *name)")
+			continue
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i]; !seen[k.Value] && k.Tag != "!!merge" {
+				seen[k.Value] = true
+				each(k.Value, k, m.Content[i+1])
+			}
+		}
 	}
 }
 
@@ -366,6 +389,11 @@ func (p *parser) form(at, name string, n *yaml.Node) *Form {
 				return
 			}
 			f.Charset = cs.Name()
+		case "lang":
+			p.str(v, at, &f.Lang)
+			if f.Lang != "en" && f.Lang != "ja" {
+				p.failf(v, at, "%q: the built-in pages speak en and ja (a site's own form.html may speak any)", f.Lang)
+			}
 		case "methods":
 			f.Methods = nil
 			for _, m := range p.list(v, at) {
@@ -420,7 +448,7 @@ func (p *parser) form(at, name string, n *yaml.Node) *Form {
 		case "record":
 			p.boolean(v, at, &f.Record)
 		default:
-			p.unknown(k, at, "title", "charset", "methods", "fields", "unknown", "honeypot", "origins", "redirect", "record")
+			p.unknown(k, at, "title", "charset", "lang", "methods", "fields", "unknown", "honeypot", "origins", "redirect", "record")
 		}
 	})
 	if !sawFields && len(p.errs) == before {
@@ -438,6 +466,9 @@ func (p *parser) form(at, name string, n *yaml.Node) *Form {
 	}
 	if f.Charset == "" {
 		f.Charset = "utf-8"
+	}
+	if f.Lang == "" {
+		f.Lang = "en"
 	}
 	if len(p.errs) > before {
 		return nil

@@ -13,6 +13,7 @@ const contactYAML = `forms:
   contact:
     title: Contact us
     charset: Shift_JIS
+    lang: ja
     methods: [POST]
     fields:
       name:    {required: true, max: 100}
@@ -46,7 +47,7 @@ func TestParseReadsEveryKeyOfTheIssuesExample(t *testing.T) {
 		t.Fatal("no form contact")
 	}
 	want := &Form{
-		Name: "contact", Title: "Contact us", Charset: "shift_jis", Methods: []string{"POST"},
+		Name: "contact", Title: "Contact us", Charset: "shift_jis", Lang: "ja", Methods: []string{"POST"},
 		Fields: []Field{
 			{Name: "name", Label: "name", Kind: Text, Required: true, Max: f64(100)},
 			{Name: "email", Label: "email", Kind: Email, Required: true},
@@ -63,7 +64,7 @@ func TestParseReadsEveryKeyOfTheIssuesExample(t *testing.T) {
 		t.Errorf("contact:\n got %+v\nwant %+v", c, want)
 	}
 	s := set.Form("search")
-	if s.Title != "search" || s.Charset != "utf-8" || !s.Accepts("GET") || !s.Accepts("HEAD") || s.Accepts("POST") || s.Allow() != "GET, HEAD" {
+	if s.Title != "search" || s.Charset != "utf-8" || s.Lang != "en" || !s.Accepts("GET") || !s.Accepts("HEAD") || s.Accepts("POST") || s.Allow() != "GET, HEAD" {
 		t.Errorf("search's defaults: %+v", s)
 	}
 	if !c.Accepts("POST") || c.Accepts("GET") || c.Allow() != "GET, HEAD, POST" || !c.HasFiles() || !set.Recorded() {
@@ -96,6 +97,7 @@ func TestParseNamesLineAndKeyOfEachFault(t *testing.T) {
 		{"types on a text field", "forms:\n  c:\n    fields:\n      a: {types: [text/plain]}\n", 4, "forms.c.fields.a.types", "kind file"},
 		{"a bad media type", "forms:\n  c:\n    fields:\n      a: {kind: file, types: [pdf]}\n", 4, "forms.c.fields.a.types", "not a media type"},
 		{"a method other than GET and POST", "forms:\n  c:\n    methods: [PUT]\n    fields: {a: {}}\n", 3, "forms.c.methods", `"PUT"`},
+		{"a language the built-in pages do not speak", "forms:\n  c:\n    lang: fr\n    fields: {a: {}}\n", 3, "forms.c.lang", "en and ja"},
 		{"no fields", "forms:\n  c:\n    title: x\n", 3, "forms.c.fields", "missing"},
 		{"a form name unfit for an address", "forms:\n  a/b:\n    fields: {a: {}}\n", 2, "forms.a/b", "letters, digits"},
 		{"a scheme-relative redirect", "forms:\n  c:\n    fields: {a: {}}\n    redirect: //evil.example/\n", 4, "forms.c.redirect", "scheme-relative"},
@@ -123,6 +125,20 @@ func TestParseNamesLineAndKeyOfEachFault(t *testing.T) {
 				t.Errorf("%q does not start with the file", err)
 			}
 		})
+	}
+}
+
+func TestAMergeKeySharesADeclaration(t *testing.T) {
+	set, err := Parse("f.yaml", []byte("forms:\n  a: &a\n    charset: shift_jis\n    fields: {n: {required: true}}\n    record: true\n  b:\n    <<: *a\n    charset: euc-jp\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := set.Form("a"), set.Form("b")
+	if b.Charset != "euc-jp" || a.Charset != "shift_jis" || !b.Record || len(b.Fields) != 1 || !b.Fields[0].Required || b.Name != "b" {
+		t.Errorf("a %+v\nb %+v", a, b)
+	}
+	if _, err := Parse("f.yaml", []byte("forms:\n  b:\n    <<: [x]\n    fields: {n: {}}\n")); err == nil || !strings.Contains(err.Error(), "f.yaml:3: forms.b: << merges a mapping") {
+		t.Errorf("merging a list: %v", err)
 	}
 }
 

@@ -32,8 +32,9 @@ input:focus,select:focus,textarea:focus,button:focus{outline:3px solid var(--acc
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 button{padding:.6rem 1.4rem;border:0;border-radius:.4rem;background:var(--accent);color:var(--bg);font-weight:600;cursor:pointer}
 .problem{color:var(--bad);margin:.3rem 0 0;font-size:.95rem}
-.invalid input,.invalid select,.invalid textarea{border-color:var(--bad)}
+.invalid input:not([type=checkbox]):not([type=radio]),.invalid select,.invalid textarea{border-color:var(--bad);border-width:2px}
 .alert{border-left:4px solid var(--bad);background:var(--badbg);padding:.75rem 1rem;margin:0 0 1.5rem;border-radius:.25rem}
+.alert p{margin:0}
 .alert ul{margin:.25rem 0 0;padding-left:1.2rem}
 .done{border-left:4px solid var(--ok);padding:.25rem 1rem;margin:0 0 1.5rem}
 dl.received{display:grid;grid-template-columns:minmax(6rem,auto) 1fr;gap:.4rem 1rem;margin:0}
@@ -73,19 +74,19 @@ var promptPage = lazy.Value[*template.Template]{New: func() *template.Template {
 
 var formPage = lazy.Value[*template.Template]{New: func() *template.Template {
 	t := parse(Form, `<h1>{{.Title}}</h1>
-{{if .Problems}}<div class="alert" role="alert" id="problems"><p><strong>Please check {{if eq (len .Problems) 1}}this field{{else}}these {{len .Problems}} fields{{end}}:</strong></p><ul>{{range .Problems}}<li><a href="#f-{{.Name}}">{{.Label}}</a>: {{.Problem}}</li>{{end}}</ul></div>{{end}}
+{{if .Problems}}<div class="alert" role="alert" id="problems"><p><strong>{{if eq (len .Problems) 1}}{{.Words.CheckOne}}{{else}}{{printf .Words.CheckMany (len .Problems)}}{{end}}</strong></p><ul>{{range .Problems}}<li><a href="#f-{{.Name}}">{{.Label}}</a>: {{.Problem}}</li>{{end}}</ul></div>{{end}}
 <form method="{{.Method}}" action="{{.Action}}" accept-charset="{{.Charset}}"{{if .Multipart}} enctype="multipart/form-data"{{end}} novalidate>
 <input type="hidden" name="_charset_" value="">
 {{range .Fields}}<div class="field{{if .Problem}} invalid{{end}}">
-{{if eq .Kind "checkbox"}}{{if .Choices}}<fieldset><legend class="label">{{.Label}}{{if .Required}} <span class="req">(required)</span>{{end}}</legend>{{range .Choices}}<label class="check"><input type="checkbox" name="{{.Name}}" value="{{.Value}}"{{if .Selected}} checked{{end}}> {{.Value}}</label>{{end}}</fieldset>{{else}}<label class="check" for="f-{{.Name}}"><input type="checkbox" id="f-{{.Name}}" name="{{.Name}}"{{if .Checked}} checked{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}> {{.Label}}{{if .Required}} <span class="req">(required)</span>{{end}}</label>{{end}}
-{{else}}<label for="f-{{.Name}}">{{.Label}}{{if .Required}} <span class="req">(required)</span>{{end}}</label>
+{{if eq .Kind "checkbox"}}{{if .Choices}}<fieldset><legend class="label">{{.Label}}{{if .Required}} <span class="req">{{$.Words.Required}}</span>{{end}}</legend>{{range .Choices}}<label class="check"><input type="checkbox" name="{{.Name}}" value="{{.Value}}"{{if .Selected}} checked{{end}}> {{.Value}}</label>{{end}}</fieldset>{{else}}<label class="check" for="f-{{.Name}}"><input type="checkbox" id="f-{{.Name}}" name="{{.Name}}"{{if .Checked}} checked{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}> {{.Label}}{{if .Required}} <span class="req">{{$.Words.Required}}</span>{{end}}</label>{{end}}
+{{else}}<label for="f-{{.Name}}">{{.Label}}{{if .Required}} <span class="req">{{$.Words.Required}}</span>{{end}}</label>
 {{if .Multiline}}<textarea id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}>{{.Value}}</textarea>
-{{else if eq .Kind "choice"}}<select id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}><option value="">Choose…</option>{{range .Choices}}<option{{if .Selected}} selected{{end}}>{{.Value}}</option>{{end}}</select>
+{{else if eq .Kind "choice"}}<select id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}><option value="">{{$.Words.Choose}}</option>{{range .Choices}}<option{{if .Selected}} selected{{end}}>{{.Value}}</option>{{end}}</select>
 {{else}}<input id="f-{{.Name}}" name="{{.Name}}" type="{{.Type}}"{{if ne .Type "file"}} value="{{.Value}}"{{end}}{{if .Required}} required{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}{{if .Min}} min="{{.Min}}"{{end}}{{if .Max}} max="{{.Max}}"{{end}}{{if .Accept}} accept="{{.Accept}}"{{end}}{{if eq .Kind "email"}} autocomplete="email"{{end}}{{if .Problem}} aria-invalid="true" aria-describedby="p-{{.Name}}"{{end}}>
 {{end}}{{end}}{{if .Problem}}<p class="problem" id="p-{{.Name}}">{{.Problem}}</p>{{end}}
 </div>
-{{end}}{{if .Honeypot}}<div class="hp" aria-hidden="true"><label for="f-{{.Honeypot}}">Leave this empty</label><input id="f-{{.Honeypot}}" name="{{.Honeypot}}" tabindex="-1" autocomplete="off"></div>
-{{end}}<button type="submit">Send</button>
+{{end}}{{if .Honeypot}}<div class="hp" aria-hidden="true"><label for="f-{{.Honeypot}}">{{.Words.LeaveEmpty}}</label><input id="f-{{.Honeypot}}" name="{{.Honeypot}}" tabindex="-1" autocomplete="off"></div>
+{{end}}<button type="submit">{{.Words.Send}}</button>
 </form>`)
 	template.Must(t.New("lang").Parse(`{{.Lang}}`))
 	template.Must(t.New("charset").Parse(`{{.Charset}}`))
@@ -93,10 +94,12 @@ var formPage = lazy.Value[*template.Template]{New: func() *template.Template {
 }}
 
 var thanksPage = lazy.Value[*template.Template]{New: func() *template.Template {
-	return parse(Thanks, `<h1>{{.Title}}</h1>
-<div class="done" role="status"><p class="lead">{{if .Redirect}}Thank you: your submission was received. <a href="{{.Redirect}}">Continue</a>.{{else}}Thank you: your submission was received.{{end}}</p></div>
-{{if and (not .Redirect) .Received}}<h2>What you sent</h2>
+	t := parse(Thanks, `<h1>{{.Title}}</h1>
+<div class="done" role="status"><p class="lead">{{.Words.Received}}{{if .Redirect}} <a href="{{.Redirect}}">{{.Words.Continue}}</a>{{end}}</p></div>
+{{if and (not .Redirect) .Received}}<h2>{{.Words.WhatYouSent}}</h2>
 <dl class="received">{{range .Received}}<dt>{{.Label}}</dt><dd>{{.Value}}</dd>{{end}}</dl>{{end}}`)
+	template.Must(t.New("lang").Parse(`{{.Lang}}`))
+	return t
 }}
 
 var errorPage = lazy.Value[*template.Template]{New: func() *template.Template {

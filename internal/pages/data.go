@@ -34,7 +34,8 @@ type FormData struct {
 	Action    string      // the form's address, where it is sent
 	Method    string      // "post" or "get"
 	Charset   string      // the form's charset: the page is in it, and so is what it sends
-	Lang      string      // the page's language, "en" unless the site's template says otherwise
+	Lang      string      // the form's language (its lang key): "en" or "ja"
+	Words     Words       // the built-in page's own words, in Lang
 	Multipart bool        // a field is a file
 	Fields    []FieldView
 	Problems  []ProblemView
@@ -74,7 +75,7 @@ type ProblemView struct {
 func NewFormData(site string, f *forms.Form, action string, values []forms.Value, problems []forms.Problem) FormData {
 	d := FormData{
 		Page: Page{Site: site, Title: f.Title}, Form: f, Name: f.Name, Action: action,
-		Method: "post", Charset: f.Charset, Lang: "en", Multipart: f.HasFiles(), Honeypot: f.Honeypot, Status: 200,
+		Method: "post", Charset: f.Charset, Lang: f.Lang, Words: WordsFor(f.Lang), Multipart: f.HasFiles(), Honeypot: f.Honeypot, Status: 200,
 	}
 	if !f.Accepts("POST") {
 		d.Method = "get"
@@ -140,6 +141,8 @@ type ThanksData struct {
 	Page
 	Form     *forms.Form
 	Redirect string // the declared redirect, "" for none
+	Lang     string // the form's language (its lang key)
+	Words    Words  // the built-in page's own words, in Lang
 	Received []Item // the declared fields that were filled, in declared order
 	Result   any    // the JSON rendering's fields, as ResultData's
 }
