@@ -23,6 +23,7 @@ type record struct {
 	Charset    string  `json:"charset"`
 	Fields     []field `json:"fields"`
 	Files      []file  `json:"files"`
+	Form       string  `json:"form"` // the declared form, "" for the gateway itself
 }
 
 // submissions is how many form POSTs are in flight at once: as many CGI

@@ -81,7 +81,7 @@ func (s Site) template(page string) (*template.Template, string, error) {
 		src, err := readTemplate(path)
 		switch {
 		case err == nil:
-			t := template.New(page).Funcs(funcs)
+			t := template.New(page).Funcs(funcs())
 			shared := filepath.Join(s.Dir, Shared)
 			if src, err := readTemplate(shared); err == nil {
 				if _, err := t.Parse(src); err != nil {
@@ -119,12 +119,18 @@ func readTemplate(path string) (string, error) {
 	return string(src), nil
 }
 
-// funcs are what a site's templates may call besides html/template's own.
-var funcs = template.FuncMap{
-	// stylesheet is the built-in pages' stylesheet, for a site's page
-	// that wants their look: <style>{{stylesheet}}</style>.
-	"stylesheet": func() template.CSS { return template.CSS(Stylesheet) },
+// funcs are what a site's templates may call besides html/template's own:
+// a function, not a map variable, which every CGI process would build at
+// init.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		// stylesheet is the built-in pages' stylesheet, for a site's page
+		// that wants their look: <style>{{stylesheet}}</style>.
+		"stylesheet": stylesheet,
+	}
 }
+
+func stylesheet() template.CSS { return template.CSS(Stylesheet) }
 
 // Page is what every page's data holds.
 type Page struct {
@@ -158,7 +164,7 @@ func builtin(page string) *lazy.Value[*template.Template] {
 }
 
 func parse(name, body string) *template.Template {
-	t := template.Must(template.New(name).Funcs(funcs).Parse(layout))
+	t := template.Must(template.New(name).Funcs(funcs()).Parse(layout))
 	template.Must(t.New("body").Parse(body))
 	return t
 }
