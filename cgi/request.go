@@ -28,8 +28,14 @@ func validContentLength(s string) bool {
 // Request is a CGI request as the RFC 3875 meta-variables give it, and
 // its body. Its fields have net/http's names where they mean the same.
 type Request struct {
-	Method   string // REQUEST_METHOD
-	Path     string // SCRIPT_NAME followed by PATH_INFO, as sent
+	Method string // REQUEST_METHOD
+	Path   string // SCRIPT_NAME followed by PATH_INFO, as sent
+	// PathInfo is PATH_INFO: the path after the script's own, as the
+	// server decoded it (RFC 3875 § 4.1.5); "" when there is none.
+	PathInfo string
+	// Scheme is the scheme the client used: "https" when HTTPS is on,
+	// else REQUEST_SCHEME (Apache 2.4), else "http".
+	Scheme   string
 	RawQuery string // QUERY_STRING, the query the server decided on
 	Host     string // HTTP_HOST
 	// RemoteAddr is the client's address (REMOTE_ADDR), without a port.
@@ -46,6 +52,18 @@ type Request struct {
 
 	args   []string // argv from the server: ISINDEX words, compared only
 	length string   // CONTENT_LENGTH as sent, for the message refusing it
+}
+
+// scheme is the request's scheme from HTTPS (which net/http/cgi and Apache
+// set to "on" for TLS) and REQUEST_SCHEME.
+func scheme(env map[string]string) string {
+	switch h := env["HTTPS"]; {
+	case strings.EqualFold(h, "on") || h == "1":
+		return "https"
+	case strings.EqualFold(env["REQUEST_SCHEME"], "https"):
+		return "https"
+	}
+	return "http"
 }
 
 // FromProcess returns the request of the current CGI child process: its
@@ -106,6 +124,8 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*Req
 	r := &Request{
 		Method:     method,
 		Path:       env["SCRIPT_NAME"] + env["PATH_INFO"],
+		PathInfo:   env["PATH_INFO"],
+		Scheme:     scheme(env),
 		RawQuery:   env["QUERY_STRING"],
 		Host:       env["HTTP_HOST"],
 		RemoteAddr: env["REMOTE_ADDR"],

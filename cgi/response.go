@@ -178,8 +178,9 @@ type ErrorBody struct {
 	Status int    `json:"status"`
 }
 
-// errorCSP lets an error page load and run nothing (CSP 3).
-const errorCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+// errorCSP lets an error page load and run nothing but its own inline
+// style (CSP 3).
+const errorCSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 var errorPage = lazy.Value[*template.Template]{New: func() *template.Template {
 	return template.Must(template.New("error").Parse(`<!DOCTYPE html>
@@ -192,17 +193,29 @@ var errorPage = lazy.Value[*template.Template]{New: func() *template.Template {
 // in the format r's Accept header asks for: JSON {"error": "...",
 // "status": N}, an HTML page, or "N text\n\nmessage\n". A server fault's
 // reason goes to stderr (Apache's error log) and not to the client.
+//
+// Every refusal writes one line to stderr as well, with the status and
+// the technical reason, so that a site learns why a visitor was refused.
 func WriteError(w ResponseWriter, r *Request, err error) {
+	WriteErrorWith(w, r, err, nil)
+}
+
+// ErrorPage renders the HTML page of an error, in place of the built-in
+// one: the status, and the message a client may read (Message).
+type ErrorPage func(status int, message string) ([]byte, error)
+
+// WriteErrorWith is WriteError with the HTML page rendered by page, when
+// page is not nil. A page that fails is a 500 with the built-in page, its
+// reason on stderr: never half a page.
+func WriteErrorWith(w ResponseWriter, r *Request, err error, page ErrorPage) {
 	st := StatusOf(err)
 	msg := strings.ToValidUTF8(Message(err), "\uFFFD")
-	if st >= 500 {
-		log.Printf("cgigate: %d: %v", st, err)
-	}
+	log.Printf("cgigate: %d: %s", st, strings.ToValidUTF8(err.Error(), "\uFFFD"))
 	f := HTML
 	if r != nil {
 		f = NegotiateResponse(w, r)
 	}
-	if st == StatusMethodNotAllowed {
+	if st == StatusMethodNotAllowed && w.Header().Get("Allow") == "" {
 		w.Header().Set("Allow", "GET, HEAD, POST")
 	}
 	if f == HTML {
@@ -214,6 +227,18 @@ func WriteError(w ResponseWriter, r *Request, err error) {
 		json.NewEncoder(&buf).Encode(ErrorBody{Error: msg, Status: st})
 	case Text:
 		fmt.Fprintf(&buf, "%d %s\n\n%s\n", st, StatusText(st), msg)
+	case HTML:
+		if page != nil {
+			b, perr := page(st, msg)
+			if perr != nil {
+				w.Header().Del("Allow")
+				WriteError(w, r, fmt.Errorf("%w: error page: %w", ErrServer, perr))
+				return
+			}
+			buf.Write(b)
+			break
+		}
+		fallthrough
 	default:
 		errorPage.Get().Execute(&buf, struct {
 			Status      int

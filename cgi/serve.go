@@ -87,6 +87,13 @@ type trackingWriter struct {
 	wrote bool
 }
 
+// SetRedirect passes a declared redirect on to the writer underneath.
+func (t *trackingWriter) SetRedirect(location string) {
+	if rd, ok := t.ResponseWriter.(Redirector); ok {
+		rd.SetRedirect(location)
+	}
+}
+
 func (t *trackingWriter) WriteHeader(code int) { t.wrote = true; t.ResponseWriter.WriteHeader(code) }
 func (t *trackingWriter) Write(p []byte) (int, error) {
 	t.wrote = true
@@ -129,9 +136,15 @@ type response struct {
 	// give a body (RFC 3875 § 4.3.2): the header goes out as for GET, and
 	// the body's bytes are counted as written and dropped.
 	head bool
+	// location is the declared redirect (SeeOther), sent after the
+	// header is sanitised and only with a 3xx status.
+	location string
 }
 
 func (r *response) Header() Header { return r.header }
+
+// SetRedirect makes r a Redirector.
+func (r *response) SetRedirect(location string) { r.location = location }
 
 func (r *response) WriteHeader(code int) {
 	if r.wrote {
@@ -143,6 +156,9 @@ func (r *response) WriteHeader(code int) {
 	}
 	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, StatusText(code))
 	SanitizeHeader(r.header)
+	if loc, ok := redirectHeader(r.location, code); ok {
+		fmt.Fprintf(r.bw, "Location: %s\r\n", loc)
+	}
 	for _, k := range slices.Sorted(maps.Keys(r.header)) {
 		for _, v := range r.header[k] {
 			fmt.Fprintf(r.bw, "%s: %s\r\n", k, v)

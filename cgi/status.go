@@ -4,12 +4,16 @@ package cgi
 // names and values; the package does not link net/http (see Handler).
 const (
 	StatusOK                    = 200
+	StatusSeeOther              = 303
 	StatusBadRequest            = 400
+	StatusForbidden             = 403
+	StatusNotFound              = 404
 	StatusMethodNotAllowed      = 405
 	StatusRequestTimeout        = 408
 	StatusRequestEntityTooLarge = 413
 	StatusRequestURITooLong     = 414
 	StatusUnsupportedMediaType  = 415
+	StatusUnprocessableEntity   = 422
 	// StatusRequestHeaderFieldsTooLarge is RFC 6585 § 5.
 	StatusRequestHeaderFieldsTooLarge = 431
 	StatusInternalServerError         = 500
@@ -23,8 +27,16 @@ func StatusText(status int) string {
 	switch status {
 	case StatusOK:
 		return "OK"
+	case StatusSeeOther:
+		return "See Other"
 	case StatusBadRequest:
 		return "Bad Request"
+	case StatusForbidden:
+		return "Forbidden"
+	case StatusNotFound:
+		return "Not Found"
+	case StatusUnprocessableEntity:
+		return "Unprocessable Entity"
 	case StatusMethodNotAllowed:
 		return "Method Not Allowed"
 	case StatusRequestTimeout:

@@ -10,7 +10,7 @@ import (
 )
 
 func TestStatusTextIsNetHTTPs(t *testing.T) {
-	for _, st := range []int{cgi.StatusOK, cgi.StatusBadRequest, cgi.StatusMethodNotAllowed, cgi.StatusRequestTimeout,
+	for _, st := range []int{cgi.StatusOK, cgi.StatusSeeOther, cgi.StatusBadRequest, cgi.StatusForbidden, cgi.StatusNotFound, cgi.StatusUnprocessableEntity, cgi.StatusMethodNotAllowed, cgi.StatusRequestTimeout,
 		cgi.StatusRequestEntityTooLarge, cgi.StatusRequestURITooLong, cgi.StatusUnsupportedMediaType, cgi.StatusRequestHeaderFieldsTooLarge,
 		cgi.StatusInternalServerError, cgi.StatusServiceUnavailable} {
 		if got, want := cgi.StatusText(st), http.StatusText(st); got != want {

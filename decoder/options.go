@@ -18,6 +18,10 @@ type Options struct {
 	// form's charset cannot encode. Off by default, since a user may have
 	// typed that text.
 	NCR bool
+	// FormCharset is the charset label a site declared for the form the
+	// request was sent to ("form" source): it decides after _charset_ and
+	// the Content-Type charset, before Charset and sniffing.
+	FormCharset string
 	// Charset is the deployment's charset label, used when the request names
 	// none ("config" source).
 	Charset string

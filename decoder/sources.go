@@ -11,6 +11,7 @@ const (
 	SourceHint         Source = "hint"         // "[charset:encoding]:" at the head of the query
 	SourceCharsetField Source = "_charset_"    // the form field HTML § 4.10.21.4 fills in
 	SourceContentType  Source = "content-type" // the body's Content-Type charset parameter
+	SourceForm         Source = "form"         // Options.FormCharset, the charset a site declared for the form
 	SourceConfig       Source = "config"       // Options.Charset, the deployment's choice
 	SourceSniffed      Source = "sniffed"      // detected from the bytes
 	SourceDefault      Source = "default"      // UTF-8
@@ -33,7 +34,7 @@ type charsetSource interface {
 
 // sources is the one list that orders the evidence.
 var sources = []charsetSource{
-	hintSource{}, charsetFieldSource{}, contentTypeSource{}, configSource{}, sniffSource{}, defaultSource{},
+	hintSource{}, charsetFieldSource{}, contentTypeSource{}, formSource{}, configSource{}, sniffSource{}, defaultSource{},
 }
 
 type hintSource struct{}
@@ -71,6 +72,16 @@ type contentTypeSource struct{}
 func (contentTypeSource) source() Source { return SourceContentType }
 func (contentTypeSource) propose(_ *Decoder, _ *Raw, ev Evidence) (string, []string, bool) {
 	return ev.ContentTypeCharset, nil, ev.ContentTypeCharset != ""
+}
+
+// formSource is the charset of the page that holds the form the request
+// was sent to, as the site declared it: it knows better than the
+// deployment's one charset, and far better than a guess.
+type formSource struct{}
+
+func (formSource) source() Source { return SourceForm }
+func (formSource) propose(d *Decoder, _ *Raw, _ Evidence) (string, []string, bool) {
+	return d.opts.FormCharset, nil, d.opts.FormCharset != ""
 }
 
 type configSource struct{}

@@ -73,18 +73,32 @@ func run[T any](t *testing.T, tab context.Context, what string, a chromedp.Actio
 	return v
 }
 
-// renderedFields reads the fields table of the gateway's HTML result page
-// as the browser shows it: name, value and source of each row.
+// renderedFields reads the fields of the gateway's HTML result page as the
+// browser shows them: each name and source from the technical details'
+// list, and each value from the list a visitor reads (which leaves out
+// _charset_; its value is then the one in the details' charset line).
 func renderedFields(t *testing.T, tab context.Context) []field {
 	t.Helper()
-	rows := run(t, tab, "reading the fields table", chromedp.Evaluate[[][]string](
-		`Array.from(document.querySelectorAll("table.fields tr")).slice(1).map(r => Array.from(r.cells, c => c.textContent))`))
+	sources := run(t, tab, "reading the fields' sources", chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("details ul.sources li"), li => li.textContent)`))
+	shown := run(t, tab, "reading the fields shown", chromedp.Evaluate[[][]string](
+		`Array.from(document.querySelectorAll("dl.received")[0]?.querySelectorAll("dt") ?? [], dt => [dt.textContent, dt.nextElementSibling.textContent])`))
 	var out []field
-	for _, r := range rows {
-		if len(r) != 3 {
-			t.Fatalf("a fields row with %d cells: %q", len(r), r)
+	for _, s := range sources {
+		name, source, ok := strings.Cut(s, " from the ")
+		if !ok {
+			t.Fatalf("a source line %q", s)
 		}
-		out = append(out, field{r[0], r[1], r[2]})
+		f := field{Name: name, Source: source}
+		if name == "_charset_" {
+			f.Value = "(hidden)"
+		} else {
+			if len(shown) == 0 || shown[0][0] != name {
+				t.Fatalf("the page shows %q where the details list %q", shown, sources)
+			}
+			f.Value, shown = shown[0][1], shown[1:]
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -157,10 +171,10 @@ func TestBrowserFormsInLegacyCharsetsThroughApache(t *testing.T) {
 						source = "query"
 					}
 					wantFields := []field{{"_charset_", c.fieldName, source}, {"q", want, source}}
-					if !slices.Equal(got, wantFields) {
-						t.Errorf("the page shows fields %q, want %q", got, wantFields)
+					if shown := []field{{"_charset_", "(hidden)", source}, {"q", want, source}}; !slices.Equal(got, shown) {
+						t.Errorf("the page shows fields %q, want %q", got, shown)
 					}
-					info := run(t, tab, "reading the charset line", chromedp.Evaluate[string](`document.querySelector("p").textContent`))
+					info := run(t, tab, "reading the charset line", chromedp.Evaluate[string](`document.querySelector("details p").textContent`))
 					if w := fmt.Sprintf("charset %s (_charset_)", c.whatwg); !strings.Contains(info, w) {
 						t.Errorf("the page says %q, want it to contain %q", info, w)
 					}
@@ -222,14 +236,14 @@ func TestBrowserUploadsAFileWithAShiftJISName(t *testing.T) {
 				chromedp.SetUploadFiles(chromedp.CSS("#f"), []string{path}),
 				chromedp.SendKeys(chromedp.CSS("#q"), "送信")))
 			run(t, tab, "submitting", chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Submit(chromedp.CSS("#q"))))
-			rows := run(t, tab, "reading the files table", chromedp.Evaluate[[][]string](
-				`Array.from(document.querySelectorAll("table.files tr")).slice(1).map(r => Array.from(r.cells, c => c.textContent))`))
+			rows := run(t, tab, "reading the files", chromedp.Evaluate[[]string](
+				`Array.from(document.querySelectorAll("dl.received")[1].children, e => e.textContent).concat(Array.from(document.querySelectorAll("details ul.files li"), li => li.textContent))`))
 			sum := sha256.Sum256(content)
-			want := [][]string{{"upload", tt.filename, "text/plain", fmt.Sprint(len(content)), hex.EncodeToString(sum[:])}}
-			if fmt.Sprint(rows) != fmt.Sprint(want) {
+			want := []string{"upload", fmt.Sprintf("%s (%d bytes)", tt.filename, len(content)), "upload: text/plain, sha256 " + hex.EncodeToString(sum[:])}
+			if !slices.Equal(rows, want) {
 				t.Errorf("the page shows files %q, want %q", rows, want)
 			}
-			if got := renderedFields(t, tab); !slices.Equal(got, []field{{"_charset_", "Shift_JIS", "body"}, {"q", "送信", "body"}}) {
+			if got := renderedFields(t, tab); !slices.Equal(got, []field{{"_charset_", "(hidden)", "body"}, {"q", "送信", "body"}}) {
 				t.Errorf("the page shows fields %q", got)
 			}
 		})
@@ -280,9 +294,9 @@ func TestBrowserISINDEXPrompt(t *testing.T) {
 			}
 			h1 := run(t, tab, "reading the heading", chromedp.Evaluate[string](`document.querySelector("h1").textContent`))
 			shown := run(t, tab, "reading the keywords", chromedp.Evaluate[[]string](
-				`Array.from(document.querySelectorAll("ul.keywords li"), li => li.textContent)`))
-			if h1 != "isindex" || !slices.Equal(shown, words) {
-				t.Errorf("the results page is %q with keywords %q, want isindex with %q", h1, shown, words)
+				`Array.from(document.querySelectorAll("strong.keyword"), k => k.textContent)`))
+			if h1 != "Search results" || !slices.Equal(shown, words) {
+				t.Errorf("the results page is %q with keywords %q, want Search results with %q", h1, shown, words)
 			}
 			if script {
 				screenshot(t, tab, "results-isindex")

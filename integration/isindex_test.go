@@ -141,7 +141,7 @@ func TestISINDEXQueriesThroughApache(t *testing.T) {
 					t.Errorf("Content-Type %q", ct)
 				}
 				body := string(r.Body)
-				for _, w := range []string{"<li>&lt;b&gt;x</li>", "<li>y&amp;z</li>"} {
+				for _, w := range []string{`<strong class="keyword">&lt;b&gt;x</strong>`, `<strong class="keyword">y&amp;z</strong>`} {
 					if !strings.Contains(body, w) {
 						t.Errorf("the page lacks %s:\n%s", w, body)
 					}

@@ -83,16 +83,19 @@ func startGateway(t *testing.T, opts apachetest.Options) *apachetest.Server {
 // result is the gateway's JSON rendering, the contract that
 // cmd/cgigate/README.md documents, decoded strictly: an unknown key is an error.
 type result struct {
-	Kind          string    `json:"kind"`
-	Method        string    `json:"method"`
-	Charset       string    `json:"charset"`
-	CharsetSource string    `json:"charset_source"`
-	Keywords      []string  `json:"keywords"`
-	Fields        []field   `json:"fields"`
-	Files         []file    `json:"files"`
-	Results       []hit     `json:"results"`
-	Warnings      []string  `json:"warnings"`
-	present       presentKV // which keys were in the object
+	Kind          string   `json:"kind"`
+	Method        string   `json:"method"`
+	Charset       string   `json:"charset"`
+	CharsetSource string   `json:"charset_source"`
+	Keywords      []string `json:"keywords"`
+	Fields        []field  `json:"fields"`
+	Files         []file   `json:"files"`
+	Results       []hit    `json:"results"`
+	Warnings      []string `json:"warnings"`
+	// Form and Redirect are only in a declared form's answers.
+	Form     string    `json:"form"`
+	Redirect string    `json:"redirect"`
+	present  presentKV // which keys were in the object
 }
 
 type field struct {

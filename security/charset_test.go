@@ -33,7 +33,7 @@ func TestUTF7IsNeverUsed(t *testing.T) {
 	})
 	t.Run("unnamed, the value stays literal and the page says charset=utf-8", func(t *testing.T) {
 		each(t, request{Query: c.Input, Accept: "text/html"}, func(t *testing.T, r response) {
-			wantHTML(t, r, "<td>&#43;ADw-script&#43;AD4-</td>") // html/template escapes + too
+			wantHTML(t, r, "<dd>&#43;ADw-script&#43;AD4-</dd>") // html/template escapes + too
 		}, noRaw("<script"))
 	})
 }
@@ -112,7 +112,7 @@ func charsetCase(t *testing.T, id int, fragment, want, html string, payloads ...
 	t.Run("rendered escaped", func(t *testing.T) {
 		rq := hinted(c.Charset, c.Input)
 		rq.Accept = "text/html"
-		each(t, rq, func(t *testing.T, r response) { wantHTML(t, r, "<td>"+html+"</td>") }, noRaw(payloads...))
+		each(t, rq, func(t *testing.T, r response) { wantHTML(t, r, "<dd>"+html+"</dd>") }, noRaw(payloads...))
 	})
 }
 

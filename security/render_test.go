@@ -22,7 +22,7 @@ func TestRawQuoteAndBracketsAreEscapedText(t *testing.T) {
 	})
 	t.Run("rendered as &#34;&gt;&lt;script&gt;", func(t *testing.T) {
 		each(t, request{Query: c.Input, Accept: "text/html"}, func(t *testing.T, r response) {
-			wantHTML(t, r, "<td>&#34;&gt;&lt;script&gt;</td>")
+			wantHTML(t, r, "<dd>&#34;&gt;&lt;script&gt;</dd>")
 		}, noRaw(`"><script>`))
 	})
 }
@@ -36,10 +36,10 @@ func TestMarkupInAValueIsEscaped(t *testing.T) {
 		rq   request
 		want string
 	}{
-		{"a field value", request{Query: "q=" + enc}, "<td>" + esc + "</td>"},
-		{"a field name", request{Query: enc + "=v"}, "<td>" + esc + "</td>"},
-		{"an ISINDEX word", request{Query: enc}, "<li>" + esc + "</li>"},
-		{"a file name in multipart", multipartReq(mpX, part(`name="f"; filename*=UTF-8''`+enc, "x")+"--X--\r\n"), "<td>" + esc + "</td>"},
+		{"a field value", request{Query: "q=" + enc}, "<dd>" + esc + "</dd>"},
+		{"a field name", request{Query: enc + "=v"}, "<dt>" + esc + "</dt>"},
+		{"an ISINDEX word", request{Query: enc}, `<strong class="keyword">` + esc + "</strong>"},
+		{"a file name in multipart", multipartReq(mpX, part(`name="f"; filename*=UTF-8''`+enc, "x")+"--X--\r\n"), "<dd>" + esc + " (1 bytes)</dd>"},
 		{"a charset label in an error page", request{Query: "[" + enc + "]:q=1"}, ""},
 		{"a malformed escape in a warning", request{Query: "q=%" + enc}, ""},
 	} {
@@ -81,7 +81,7 @@ func TestJavascriptURLIsNeverAnHref(t *testing.T) {
 	})
 	t.Run("a field holding it is text, not a link", func(t *testing.T) {
 		each(t, request{Query: "u=javascript:alert(1)", Accept: "text/html"}, func(t *testing.T, r response) {
-			wantHTML(t, r, "<td>javascript:alert(1)</td>")
+			wantHTML(t, r, "<dd>javascript:alert(1)</dd>")
 		}, noRaw(`href="javascript:`))
 	})
 }
@@ -94,7 +94,7 @@ func TestInvalidBytesAreNeverRendered(t *testing.T) {
 	}
 	t.Run("with sniffing off, FF FE are U+FFFD and the rest escaped", func(t *testing.T) {
 		each(t, request{Script: "cgigate-nosniff", Query: "q=" + pct.String(), Accept: "text/html"}, func(t *testing.T, r response) {
-			wantHTML(t, r, "<td>\uFFFD\uFFFD&lt;x&gt;</td>")
+			wantHTML(t, r, "<dd>\uFFFD\uFFFD&lt;x&gt;</dd>")
 		}, noRaw("\xff", "<x>"), alsoPrefork())
 	})
 	t.Run("sniffed, whatever the charset, the page is valid UTF-8", func(t *testing.T) {

@@ -32,7 +32,7 @@ func TestRack1732_SemicolonCannotSmuggleAParameter(t *testing.T) {
 	})
 	t.Run("the HTML rendering escapes the echo", func(t *testing.T) {
 		each(t, request{Query: c.Input, Accept: "text/html"}, func(t *testing.T, r response) {
-			wantHTML(t, r, "<td>1;link=&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>")
+			wantHTML(t, r, "<dd>1;link=&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</dd>")
 		}, noRaw("<script>alert(1)", "'><"))
 	})
 }

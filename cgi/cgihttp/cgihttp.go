@@ -62,7 +62,12 @@ type writer struct {
 	// net/http server would drop it, but net/http/fcgi passes it on to
 	// the web server.
 	head bool
+	// location is the declared redirect (cgi.SeeOther).
+	location string
 }
+
+// SetRedirect makes w a cgi.Redirector.
+func (w *writer) SetRedirect(location string) { w.location = location }
 
 func (w *writer) Header() cgi.Header { return cgi.Header(w.w.Header()) }
 
@@ -70,6 +75,9 @@ func (w *writer) WriteHeader(status int) {
 	if !w.sent {
 		w.sent = true
 		cgi.SanitizeHeader(w.Header())
+		if w.location != "" && status/100 == 3 {
+			w.w.Header().Set("Location", w.location)
+		}
 	}
 	w.w.WriteHeader(status)
 }

@@ -19,6 +19,10 @@ type config struct {
 	indexDir string // CGIGATE_INDEX_DIR: documents ISINDEX searches look in
 	record   string // CGIGATE_RECORD: the file each submission is appended to
 	filesDir string // CGIGATE_FILES_DIR: where recorded submissions' files are kept
+	// forms, templates and siteName are a site's own forms and pages
+	// (CGIGATE_FORMS, CGIGATE_TEMPLATES, CGIGATE_SITE_NAME): only paths
+	// and a name here, read when a request needs them (forms.go).
+	forms, templates, siteName string
 }
 
 // setting is one environment variable: its default as shown in -help and
@@ -89,6 +93,12 @@ var settings = []setting{
 		func(c *config, v string) error { c.record = v; return nil }},
 	{"CGIGATE_FILES_DIR", "", "folder where the uploaded files of recorded submissions are kept, named by their SHA-256; empty: not kept",
 		func(c *config, v string) error { c.filesDir = v; return nil }},
+	{"CGIGATE_FORMS", "", "YAML file declaring the site's forms, each answered at /cgi-bin/cgigate/NAME (check it with cgigate -check-forms FILE); empty: none",
+		func(c *config, v string) error { c.forms = v; return nil }},
+	{"CGIGATE_TEMPLATES", "", "folder of html/template files replacing the built-in pages (prompt.html, results.html, form.html, thanks.html, submitted.html, error.html); empty: the built-in pages",
+		func(c *config, v string) error { c.templates = v; return nil }},
+	{"CGIGATE_SITE_NAME", "", "the site's name, shown in the title and header of the built-in pages",
+		func(c *config, v string) error { c.siteName = v; return nil }},
 }
 
 // loadConfig reads the settings from env. An unset or empty variable keeps

@@ -34,7 +34,7 @@ func TestCorpus(t *testing.T) {
 	}{
 		{2, "utm_content=1;link='><script>alert(1)</script>", func(t *testing.T) {
 			a := get(t, "utm_content=1;link='><script>alert(1)</script>")
-			if strings.Contains(a.body, "<script>alert") || !strings.Contains(a.body, "<td>1;link=&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>") {
+			if strings.Contains(a.body, "<script>alert") || !strings.Contains(a.body, "<dd>1;link=&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</dd>") {
 				t.Errorf("body:\n%s", a.body)
 			}
 		}},
@@ -231,7 +231,7 @@ func TestCorpus(t *testing.T) {
 		}},
 		{68, "\xff\xfe<x>", func(t *testing.T) {
 			a := get(t, "q=%FF%FE%3Cx%3E", "CGIGATE_SNIFF", "0")
-			if !strings.Contains(a.body, "<td>\uFFFD\uFFFD&lt;x&gt;</td>") || strings.Contains(a.body, "\xff") {
+			if !strings.Contains(a.body, "<dd>\uFFFD\uFFFD&lt;x&gt;</dd>") || strings.Contains(a.body, "\xff") {
 				t.Errorf("body:\n%q", a.body)
 			}
 		}},

@@ -20,6 +20,7 @@ type gateway struct {
 	cfg    config
 	cfgErr error // a bad configuration: every request is a 500
 	now    func() time.Time
+	forms  declaredForms // CGIGATE_FORMS, read by the first request that needs it
 }
 
 func newGateway(cfg config, cfgErr error) *gateway {
@@ -31,43 +32,46 @@ const isindexField = "isindex"
 
 func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	if g.cfgErr != nil {
-		cgi.WriteError(w, r, g.cfgErr)
+		g.fail(w, r, g.cfgErr)
+		return
+	}
+	if (r.PathInfo != "" && r.PathInfo != "/" || g.cfg.forms != "") && g.serveDeclared(w, r) {
 		return
 	}
 	form, err := cgi.ReadForm(r, g.cfg.cgi)
 	if err != nil {
-		cgi.WriteError(w, r, err)
+		g.fail(w, r, err)
 		return
 	}
 	defer form.Close()
 	if err := g.isindexFallback(form); err != nil {
-		cgi.WriteError(w, r, err)
+		g.fail(w, r, err)
 		return
 	}
 	f := cgi.NegotiateResponse(w, r)
 	if form.Kind == decoder.Empty && f == cgi.HTML {
-		cgi.SetHeader(w.Header(), "Content-Security-Policy", promptCSP.Get())
-		cgi.Respond(w, cgi.StatusOK, f, renderPrompt())
+		g.prompt(w, r)
 		return
 	}
 	res := newResult(form)
+	res.site = g.cfg.siteName
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
 		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
 		if err != nil {
-			cgi.WriteError(w, r, err)
+			g.fail(w, r, err)
 			return
 		}
 		results, warns, err := search(g.cfg.indexDir, needles)
 		if err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
+			g.fail(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return
 		}
 		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
-	case form.Kind == decoder.Form && g.cfg.record != "":
+	case form.Kind == decoder.Form && g.cfg.record != "" && r.Method != "HEAD": // HEAD is safe (RFC 9110 § 9.3.2)
 		if err := g.recordSubmission(r, form, res); err != nil {
-			cgi.WriteError(w, r, err)
+			g.fail(w, r, err)
 			return
 		}
 	}
@@ -78,6 +82,10 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	case cgi.Text:
 		render = func(w io.Writer) error { return writeText(w, res) }
 	default:
+		if g.cfg.templates != "" && g.site().Own(res.page()) {
+			g.ownResultPage(w, r, res)
+			return
+		}
 		cgi.SetHeader(w.Header(), "Content-Security-Policy", resultCSP)
 	}
 	if err := cgi.RespondStream(w, cgi.StatusOK, f, render); err != nil {
@@ -127,6 +135,6 @@ const resultCSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 's
 
 var promptCSP = lazy.Value[string]{New: func() string {
 	h := sha256.Sum256([]byte(promptScript))
-	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+	return fmt.Sprintf("default-src 'none'; script-src 'sha256-%s'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 		base64.StdEncoding.EncodeToString(h[:]))
 }}

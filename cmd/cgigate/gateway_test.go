@@ -113,8 +113,8 @@ func TestErrorStatuses(t *testing.T) {
 			if a.status != tc.status || st != tc.status || !strings.Contains(msg, tc.names) {
 				t.Errorf("status %d/%d message %q; want %d naming %q", a.status, st, msg, tc.status, tc.names)
 			}
-			if a.stderr != "" {
-				t.Errorf("a client error wrote to the error log: %s", a.stderr)
+			if strings.Count(a.stderr, "\n") != 1 || !strings.HasPrefix(a.stderr, fmt.Sprintf("cgigate: %d: ", tc.status)) || !strings.Contains(a.stderr, tc.names) {
+				t.Errorf("error log %q; want one line with the status and the reason", a.stderr)
 			}
 		})
 	}
@@ -310,11 +310,11 @@ func TestRenderingEscapes(t *testing.T) {
 		}
 	})
 	t.Run("keywords without an index do not claim that nothing matched", func(t *testing.T) {
-		if a := get(t, "foo"); strings.Contains(a.body, "No document matches") {
+		if a := get(t, "foo"); strings.Contains(a.body, "Nothing matches your search") {
 			t.Errorf("body:\n%s", a.body)
 		}
 		dir := makeIndex(t, map[string]string{"a.txt": "bar"})
-		if a := get(t, "foo", "CGIGATE_INDEX_DIR", dir); !strings.Contains(a.body, "No document matches") {
+		if a := get(t, "foo", "CGIGATE_INDEX_DIR", dir); !strings.Contains(a.body, "Nothing matches your search") {
 			t.Errorf("body:\n%s", a.body)
 		}
 	})

@@ -70,6 +70,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
 	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
 	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
+	checkForms := fl.String("check-forms", "", "check the forms file `FILE` (as CGIGATE_FORMS names it): print each fault with its line and key, and exit 1 if there is one")
 	fl.Usage = func() {
 		w := fl.Output() // stdout for -help, stderr for a mistake
 		fmt.Fprintf(w, "usage: %s %s"+exportUsage+deliverUsage+"\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
@@ -80,6 +81,8 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return cli.Code(err)
 	}
 	switch {
+	case *checkForms != "" && *indexDir == "" && *httpAddr == "" && *fcgiAddr == "":
+		return runCheckForms(*checkForms, env, stdout, stderr)
 	case *indexDir != "" && *httpAddr == "" && *fcgiAddr == "":
 		return runIndex(*indexDir, stdout, stderr)
 	case *httpAddr != "" && *fcgiAddr == "":

@@ -69,7 +69,7 @@ func TestHTTPMode(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(b), "<td>b</td><td>2</td><td>body</td>") {
+		if resp.StatusCode != 200 || !strings.Contains(string(b), "<dt>b</dt><dd>2</dd>") || !strings.Contains(string(b), "<li><code>b</code> from the body</li>") {
 			t.Errorf("status %d body %s", resp.StatusCode, b)
 		}
 	})

@@ -53,7 +53,7 @@ func newRecord(now func() time.Time, r *cgi.Request, form *cgi.Form, res result)
 		return record.Record{}, err
 	}
 	rec := record.Record{
-		ID: id.String(), Time: record.Stamp(now()), RemoteAddr: r.RemoteAddr,
+		ID: id.String(), Time: record.Stamp(now()), Form: res.Form, RemoteAddr: r.RemoteAddr,
 		UserAgent: valid(r.Header.Get("User-Agent")), Referer: valid(r.Header.Get("Referer")),
 		Charset: res.Charset, CharsetSource: res.CharsetSource, Confidence: form.Confidence,
 		Fields:   make([]record.Field, len(res.Fields)),

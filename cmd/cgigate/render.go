@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"reflect"
 	"strings"
 
 	"github.com/cgigate/cgigate/cgi"
-	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // result is the JSON rendering, a contract documented in the README:
@@ -25,8 +22,13 @@ type result struct {
 	Files         []fileJSON     `json:"files"`
 	Results       []searchResult `json:"results"`
 	Warnings      []string       `json:"warnings"`
+	// Form and Redirect are only in the answers of a declared form: its
+	// name, and where its 303 sends the browser.
+	Form     string `json:"form,omitempty"`
+	Redirect string `json:"redirect,omitempty"`
 
-	searched bool // an index was searched: say so when nothing matched
+	searched bool   // an index was searched: say so when nothing matched
+	site     string // CGIGATE_SITE_NAME, for the HTML pages
 }
 
 type fieldJSON struct {
@@ -80,7 +82,8 @@ func writeJSON(w io.Writer, res result) error {
 	t := v.Type()
 	var keys []int
 	for i := range t.NumField() {
-		if t.Field(i).IsExported() {
+		_, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).IsExported() && !(opts == "omitempty" && v.Field(i).IsZero()) {
 			keys = append(keys, i)
 		}
 	}
@@ -149,21 +152,13 @@ func writeText(b io.Writer, res result) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(b, "warning: %q\n", w)
 	}
-	return nil
-}
-
-// The prompt is parsed on first use, not at init: a CGI process starts per
-// request and most answers need one template or none (JSON, text, errors).
-var promptPage = lazy.Value[*template.Template]{New: func() *template.Template {
-	return template.Must(template.New("prompt").Parse(promptHTML))
-}}
-
-func renderPrompt() []byte {
-	var b bytes.Buffer
-	if err := promptPage.Get().Execute(&b, template.JS(promptScript)); err != nil {
-		panic(err)
+	if res.Form != "" {
+		fmt.Fprintf(b, "form: %s\n", res.Form)
 	}
-	return b.Bytes()
+	if res.Redirect != "" {
+		fmt.Fprintf(b, "redirect: %s\n", res.Redirect)
+	}
+	return nil
 }
 
 // promptScript turns the search box into a real ISINDEX query (RFC 3875
@@ -175,15 +170,3 @@ const promptScript = `document.getElementById("isindex").addEventListener("submi
   var words = document.getElementById("q").value.split(/\s+/).filter(Boolean).map(encodeURIComponent);
   if (words.length) { location.search = "?" + words.join("+"); }
 });`
-
-const promptHTML = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>cgigate: searchable index</title></head>
-<body>
-<h1>This is a searchable index</h1>
-<form id="isindex" method="get" action="" accept-charset="utf-8">
-<label>Enter search keywords: <input id="q" name="isindex" autofocus></label>
-<button type="submit">Search</button>
-</form>
-<script>{{.}}</script>
-</body></html>
-`

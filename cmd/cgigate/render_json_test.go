@@ -53,6 +53,9 @@ func randomResults(n int) []result {
 		for range rng.IntN(3) {
 			res.Warnings = append(res.Warnings, pick())
 		}
+		if rng.IntN(2) == 0 {
+			res.Form, res.Redirect = pick(), pick()
+		}
 		out[i] = res
 	}
 	return out

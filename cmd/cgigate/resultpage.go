@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/cgigate/cgigate/internal/lazy"
+	"github.com/cgigate/cgigate/internal/pages"
 )
 
 // The result page is written in parts, and each part that holds values is
@@ -33,38 +34,74 @@ func parse(name, text string) *template.Template {
 var resultPage = []pagePart{
 	{html: &lazy.Value[*template.Template]{New: func() *template.Template {
 		return parse("head", `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
-<body>
-<h1>{{.Kind}}</h1>
-<p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.PageTitle}}</title>
+`)
+	}}},
+	// The stylesheet is constant: written as it is, never parsed.
+	{text: "<style>" + pages.Stylesheet + "</style>\n</head>\n<body>\n"},
+	{html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("header", `<header>{{if .SiteName}}<a href="/">{{.SiteName}}</a>{{else}}&nbsp;{{end}}</header>
+<main>
+<h1>{{.Heading}}</h1>
 `)
 	}}},
 	{show: func(r result) bool { return len(r.Keywords) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("keywords", `<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>`)
+		return parse("keywords", `<p class="lead">You searched for {{range $i, $k := .Keywords}}{{if $i}} {{end}}<strong class="keyword">{{$k}}</strong>{{end}}</p>`)
 	}}},
 	{text: "\n"},
 	{show: func(r result) bool { return len(r.Results) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("results", `<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
+		return parse("results", `<ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}</ol>
 `)
 	}}},
-	{show: func(r result) bool { return len(r.Results) == 0 && r.searched }, text: `<p class="results">No document matches.</p>`},
+	{show: func(r result) bool { return len(r.Results) == 0 && r.searched }, text: `<p class="results">Nothing matches your search. Try fewer or other words.</p>`},
 	{text: "\n"},
 	{show: func(r result) bool { return len(r.Fields) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("fields", `<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
-{{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
-{{end}}</table>`)
+		return parse("fields", `<h2>What you sent</h2><dl class="received">
+{{range .Fields}}{{if ne .Name "_charset_"}}<dt>{{.Name}}</dt><dd>{{.Value}}</dd>
+{{end}}{{end}}</dl>`)
 	}}},
 	{text: "\n"},
 	{show: func(r result) bool { return len(r.Files) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("files", `<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
-{{range .Files}}<tr><td>{{.Name}}</td><td>{{.Filename}}</td><td>{{.ContentType}}</td><td>{{.Size}}</td><td><code>{{.SHA256}}</code></td></tr>
-{{end}}</table>`)
+		return parse("files", `<h2>Files</h2><dl class="received">
+{{range .Files}}<dt>{{.Name}}</dt><dd>{{.Filename}} ({{.Size}} bytes)</dd>
+{{end}}</dl>`)
 	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Warnings) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("warnings", `<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>`)
+	// What a visitor need not read, for whoever looks: how the request
+	// was decoded, and the warnings, collapsed.
+	{html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("details", `<details><summary>Technical details</summary>
+<p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
+{{if .Fields}}<ul class="sources">{{range .Fields}}<li><code>{{.Name}}</code> from the {{.Source}}</li>{{end}}</ul>{{end}}
+{{if .Files}}<ul class="files">{{range .Files}}<li><code>{{.Name}}</code>: {{.ContentType}}, sha256 <code>{{.SHA256}}</code></li>{{end}}</ul>{{end}}
+{{if .Warnings}}<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</details>`)
 	}}},
-	{text: "\n</body></html>\n"},
+	{text: "\n</main>\n</body></html>\n"},
+}
+
+// SiteName is CGIGATE_SITE_NAME, for the pages.
+func (r result) SiteName() string { return r.site }
+
+// Heading is what the result page says it is, for a visitor.
+func (r result) Heading() string {
+	switch {
+	case r.Kind == "isindex":
+		return "Search results"
+	case r.Kind == "form":
+		return "Your submission was received"
+	}
+	return "Nothing was sent"
+}
+
+// PageTitle is the heading with the site's name after it.
+func (r result) PageTitle() string {
+	if r.site == "" {
+		return r.Heading()
+	}
+	return r.Heading() + " – " + r.site
 }
 
 // writeHTML writes the result page. Its error is a template fault or a

@@ -5,26 +5,39 @@ import (
 	"html/template"
 	"slices"
 	"testing"
+
+	"github.com/cgigate/cgigate/internal/pages"
 )
 
 // wholePage is the result page as it was before it was cut into parts: one
 // template, with every section's condition inside it. It is the truth the
 // parts are held to.
-const wholePage = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
+var wholePage = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.PageTitle}}</title>
+<style>` + pages.Stylesheet + `</style>
+</head>
 <body>
-<h1>{{.Kind}}</h1>
+<header>{{if .SiteName}}<a href="/">{{.SiteName}}</a>{{else}}&nbsp;{{end}}</header>
+<main>
+<h1>{{.Heading}}</h1>
+{{if .Keywords}}<p class="lead">You searched for {{range $i, $k := .Keywords}}{{if $i}} {{end}}<strong class="keyword">{{$k}}</strong>{{end}}</p>{{end}}
+{{if .Results}}<ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}</ol>
+{{else if .Searched}}<p class="results">Nothing matches your search. Try fewer or other words.</p>{{end}}
+{{if .Fields}}<h2>What you sent</h2><dl class="received">
+{{range .Fields}}{{if ne .Name "_charset_"}}<dt>{{.Name}}</dt><dd>{{.Value}}</dd>
+{{end}}{{end}}</dl>{{end}}
+{{if .Files}}<h2>Files</h2><dl class="received">
+{{range .Files}}<dt>{{.Name}}</dt><dd>{{.Filename}} ({{.Size}} bytes)</dd>
+{{end}}</dl>{{end}}
+<details><summary>Technical details</summary>
 <p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
-{{if .Keywords}}<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Results}}<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-{{else if .Searched}}<p class="results">No document matches.</p>{{end}}
-{{if .Fields}}<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
-{{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
-{{end}}</table>{{end}}
-{{if .Files}}<h2>Files</h2><table class="files"><tr><th>name</th><th>file name</th><th>type</th><th>size</th><th>sha256</th></tr>
-{{range .Files}}<tr><td>{{.Name}}</td><td>{{.Filename}}</td><td>{{.ContentType}}</td><td>{{.Size}}</td><td><code>{{.SHA256}}</code></td></tr>
-{{end}}</table>{{end}}
+{{if .Fields}}<ul class="sources">{{range .Fields}}<li><code>{{.Name}}</code> from the {{.Source}}</li>{{end}}</ul>{{end}}
+{{if .Files}}<ul class="files">{{range .Files}}<li><code>{{.Name}}</code>: {{.ContentType}}, sha256 <code>{{.SHA256}}</code></li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h2>Warnings</h2><ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</details>
+</main>
 </body></html>
 `
 
@@ -35,7 +48,7 @@ type wholePageData struct {
 
 func TestResultPageIsTheWholeTemplate(t *testing.T) {
 	whole := template.Must(template.New("result").Parse(wholePage))
-	for n, res := range append(randomResults(300), result{}, result{searched: true}) {
+	for n, res := range append(randomResults(300), result{}, result{searched: true}, result{site: "例 <Site>", Kind: "isindex"}) {
 		var want, got bytes.Buffer
 		if err := whole.Execute(&want, wholePageData{res, res.searched}); err != nil {
 			t.Fatal(err)
@@ -59,7 +72,7 @@ func TestAFormsPageExecutesOnlyItsParts(t *testing.T) {
 			executed = append(executed, p.html.Get().Name())
 		}
 	}
-	if !slices.Equal(executed, []string{"head", "fields"}) {
-		t.Errorf("a form's page executes %v; want [head fields]", executed)
+	if want := []string{"head", "header", "fields", "details"}; !slices.Equal(executed, want) {
+		t.Errorf("a form's page executes %v; want %v", executed, want)
 	}
 }

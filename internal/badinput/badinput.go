@@ -103,7 +103,7 @@ var Cases = []Case{
 		From: "CVE-2001-0333, MS01-026 (IIS decoding a CGI file name twice)"},
 	{ID: 15, Theme: "escapes", Test: "TestPathInfoIsNotDecodedAgain",
 		Where: "the request path after the script; Apache decodes it once into PATH_INFO (/a/%2e%2e/b)", Input: "/a/%252e%252e/b",
-		Want: "PATH_INFO is taken as Apache hands it over and never decoded again; the gateway opens nothing by it",
+		Want: "PATH_INFO is taken as Apache hands it over and never decoded again; it only names a declared form (404 otherwise), and the gateway opens nothing by it",
 		From: "RFC 3875 § 4.1.5"},
 	{ID: 16, Theme: "nul", Test: "TestCVE_2006_7243_NULInAValueIsReplaced",
 		Where: "QUERY_STRING", Input: "name=abc%00.txt",
