@@ -24,6 +24,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/record"
 )
 
 // Target takes records. Deliver returns once every record of recs was
@@ -65,7 +67,7 @@ func (c *Config) defaults() {
 		c.LogEvery = 1000
 	}
 	if c.MaxLine <= 0 {
-		c.MaxLine = 256 << 20
+		c.MaxLine = record.DefaultMaxLine
 	}
 	if c.Logf == nil {
 		c.Logf = log.Printf
@@ -133,7 +135,7 @@ func runTarget(ctx context.Context, cfg Config, t Target) error {
 		}
 	}
 	defer fw.close()
-	cfg.Logf("deliver: %s: following %s from offset %d (%d delivered so far)", t.Name(), fw.name, fw.off, cp.Delivered)
+	cfg.Logf("deliver: %s: following %s from offset %d (%d delivered so far)", t.Name(), fw.name, fw.offset(), cp.Delivered)
 	for {
 		recs, err := fw.next(ctx, cfg.Batch)
 		if ctx.Err() != nil {
