@@ -28,6 +28,8 @@ type follower struct {
 	grace   time.Duration // how long a rotated file is still read for late writers
 	report  func(*LineError)
 	logf    func(string, ...any)
+	now     func() time.Time // the clock of grace
+	idle    func()           // when set, called before each wait at the end of the file
 
 	f       *os.File
 	rd      *record.Reader // reads f; its Offset is the next line's
@@ -75,7 +77,7 @@ func (fw *follower) open(c Checkpoint) error {
 		if err := fw.openAt(name, c.Offset); err != nil {
 			return err
 		}
-		fw.rotated = time.Now()
+		fw.rotated = fw.now()
 		return nil
 	}
 	fw.logf("%s: the file of the checkpoint (inode %d, offset %d) is gone; reading the current file from its start", fw.path, c.Inode, c.Offset)
@@ -190,6 +192,9 @@ func (fw *follower) next(ctx context.Context, max int) ([]Record, error) {
 		if switched {
 			continue
 		}
+		if fw.idle != nil {
+			fw.idle()
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -219,10 +224,11 @@ func (fw *follower) atEnd() (bool, error) {
 	// A gateway process that opened the old file just before the rename
 	// may still be appending to it: it is read for a grace period more.
 	if fw.rotated.IsZero() {
-		fw.rotated = time.Now()
+		fw.rotated = fw.now()
+		fw.logf("%s was rotated: the file it was (inode %d) is read for %v more, for gateway processes that opened it before", fw.path, fw.ino, fw.grace)
 		return false, nil
 	}
-	if time.Since(fw.rotated) < fw.grace {
+	if fw.now().Sub(fw.rotated) < fw.grace {
 		return false, nil
 	}
 	// Everything was read: what lies past the reader's offset is a line
