@@ -65,7 +65,7 @@ func TestDeliveryIntoPostgreSQLSurvivesAKilledDelivererAndADatabaseRestart(t *te
 	pg.Start(t)
 	submitAll(100, 120)
 
-	d.waitDelivered(t, pg, outcomes)
+	waitDelivered(t, pg, outcomes, d)
 	d.stop(t)
 	checkDelivered(t, pg.DSN, []string{path}, outcomes)
 }
@@ -285,14 +285,18 @@ func (d *deliverer) backlog(t *testing.T) (backlog, delivered int) {
 	return backlog, delivered
 }
 
-// waitDelivered waits until the deliverer's backlog is empty and the table
-// holds a row for each submission answered 2xx.
-func (d *deliverer) waitDelivered(t *testing.T, pg *pgtest.Server, outs []outcome) {
+// waitDelivered waits until every deliverer's backlog is empty and the
+// table holds a row for each submission answered 2xx.
+func waitDelivered(t *testing.T, pg *pgtest.Server, outs []outcome, ds ...*deliverer) {
 	t.Helper()
 	want := len(accepted(outs))
-	waitUntil(t, fmt.Sprintf("an empty backlog and %d rows", want), func() bool {
-		b, _ := d.backlog(t)
-		return b == 0 && pg.Count("cgigate_submissions") >= want
+	waitUntil(t, fmt.Sprintf("empty backlogs and %d rows", want), func() bool {
+		for _, d := range ds {
+			if b, _ := d.backlog(t); b != 0 {
+				return false
+			}
+		}
+		return pg.Count("cgigate_submissions") >= want
 	})
 }
 
