@@ -3,6 +3,7 @@ package httpdconf
 import (
 	"errors"
 	"net"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -144,6 +145,15 @@ type Config struct {
 	// FastCGIPath is the URL path proxied to FastCGI; defaults to
 	// /cgi-bin/cgigate so that URLs are the same as under CGI.
 	FastCGIPath string
+
+	// Balance, when set, makes the server a balancing front for several
+	// nodes (README, "Scaling out"): BalancePath is proxied over HTTP to
+	// these members in turn (mod_proxy_balancer, lbmethod=byrequests).
+	// Each is a base URL, http://IP:PORT, of a node's Apache with cgigate.
+	Balance []string
+	// BalancePath is the URL path proxied to the members; defaults to
+	// /cgi-bin/cgigate, so that the nodes' URLs are the front's.
+	BalancePath string
 }
 
 // defaultServerRoot gives each layout's conventional ServerRoot.
@@ -201,6 +211,9 @@ func (c Config) WithDefaults() Config {
 	def(&c.Group, "www-data")
 	if c.FastCGI != "" {
 		def(&c.FastCGIPath, "/cgi-bin/cgigate")
+	}
+	if len(c.Balance) > 0 {
+		def(&c.BalancePath, "/cgi-bin/cgigate")
 	}
 	if c.BodyReadTimeout == 0 {
 		c.BodyReadTimeout = DefaultBodyReadTimeout
@@ -270,7 +283,7 @@ func (c Config) Validate() error {
 		{"ScriptAlias", c.ScriptAlias}, {"LogDir", c.LogDir},
 		{"PidFile", c.PidFile}, {"ErrorLog", c.ErrorLog},
 		{"AccessLog", c.AccessLog}, {"ScriptSock", c.ScriptSock},
-		{"FastCGIPath", c.FastCGIPath},
+		{"FastCGIPath", c.FastCGIPath}, {"BalancePath", c.BalancePath},
 	} {
 		if !safeArg(f.value) {
 			return bad(f.name, f.value, errUnsafe)
@@ -320,6 +333,37 @@ func (c Config) Validate() error {
 		if !strings.HasPrefix(c.FastCGIPath, "/") {
 			return bad("FastCGIPath", c.FastCGIPath, errors.New("must start with /"))
 		}
+	}
+	for _, m := range c.Balance {
+		if err := balancerMember(m); err != nil {
+			return bad("Balance", m, err)
+		}
+	}
+	if len(c.Balance) > 0 && !strings.HasPrefix(c.BalancePath, "/") {
+		return bad("BalancePath", c.BalancePath, errors.New("must start with /"))
+	}
+	return nil
+}
+
+// balancerMember checks a member of Config.Balance: http://IP:PORT and
+// nothing more, so that it is written into httpd.conf unchanged.
+func balancerMember(m string) error {
+	u, err := url.Parse(m)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must be http://IP:PORT")
+	}
+	host, port, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		return err
+	}
+	if net.ParseIP(host) == nil {
+		return errors.New("host must be an IP address")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return errors.New("port must be in 1..65535")
 	}
 	return nil
 }

@@ -38,6 +38,11 @@ func TestValidateNamesTheFieldItRejects(t *testing.T) {
 		{"a body limit above Apache's 2 GiB maximum is refused", httpdconf.Config{LimitRequestBody: 1 << 31}, "LimitRequestBody"},
 		{"a FastCGI address without a port is refused", httpdconf.Config{FastCGI: "127.0.0.1"}, "FastCGI"},
 		{"a FastCGI host name is refused", httpdconf.Config{FastCGI: "localhost:9000"}, "FastCGI"},
+		{"a balancer member by host name is refused", httpdconf.Config{Balance: []string{"http://node1:80"}}, "Balance"},
+		{"a balancer member with a path is refused", httpdconf.Config{Balance: []string{"http://127.0.0.2:80/x"}}, "Balance"},
+		{"a balancer member over https is refused", httpdconf.Config{Balance: []string{"https://127.0.0.2:443"}}, "Balance"},
+		{"a balancer member without a port is refused", httpdconf.Config{Balance: []string{"http://127.0.0.2"}}, "Balance"},
+		{"a balanced path that is not a URL path is refused", httpdconf.Config{Balance: []string{"http://127.0.0.2:80"}, BalancePath: "cgigate"}, "BalancePath"},
 		{"root as the children's user is refused, as Apache does", httpdconf.Config{User: "root"}, "User"},
 		{"a user name with spaces is refused", httpdconf.Config{User: "www data"}, "User"},
 		{"a LogLevel with a quote is refused", httpdconf.Config{LogLevel: `warn"`}, "LogLevel"},
@@ -144,6 +149,8 @@ func TestApacheAcceptsRenderedConfigs(t *testing.T) {
 			[]string{"proxy_module", "proxy_fcgi_module", "cgid_module"}, nil},
 		{"the FastCGI variant works under prefork too", httpdconf.Config{FastCGI: "127.0.0.1:9000", MPM: httpdconf.MPMPrefork, FastCGIPath: "/fcgi/cgigate"},
 			[]string{"proxy_fcgi_module", "cgi_module"}, nil},
+		{"a balancing front loads mod_proxy_balancer and its lbmethod", httpdconf.Config{Balance: []string{"http://127.0.0.2:8080", "http://127.0.0.3:8080"}},
+			[]string{"proxy_module", "proxy_http_module", "proxy_balancer_module", "slotmem_shm_module", "lbmethod_byrequests_module"}, []string{"proxy_fcgi_module"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,6 +34,7 @@ type view struct {
 	CGIBinSlash string
 	SetEnv      []envVar
 	FastCGIURL  string
+	BalanceURL  string
 	// BodySeconds is BodyReadTimeout as mod_reqtimeout writes it.
 	BodySeconds int64
 }
@@ -46,8 +47,16 @@ func (c Config) modules() []module {
 	names := []string{"mpm_" + string(c.MPM), "unixd", "log_config", "authz_core",
 		"mime", "dir", "alias", "env", "reqtimeout"}
 	names = append(names, string(c.CGIModule))
+	if c.FastCGI != "" || len(c.Balance) > 0 {
+		names = append(names, "proxy")
+	}
 	if c.FastCGI != "" {
-		names = append(names, "proxy", "proxy_fcgi")
+		names = append(names, "proxy_fcgi")
+	}
+	if len(c.Balance) > 0 {
+		// mod_proxy_balancer keeps the members' state in shared memory
+		// (mod_slotmem_shm) and picks one with an lbmethod module.
+		names = append(names, "proxy_http", "slotmem_shm", "proxy_balancer", "lbmethod_byrequests")
 	}
 	mods := make([]module, len(names))
 	for i, n := range names {
@@ -80,6 +89,9 @@ func (c Config) Render(w io.Writer) error {
 	sort.Slice(v.SetEnv, func(i, j int) bool { return v.SetEnv[i].Name < v.SetEnv[j].Name })
 	if c.FastCGI != "" {
 		v.FastCGIURL = "fcgi://" + c.FastCGI + "/"
+	}
+	if len(c.Balance) > 0 {
+		v.BalanceURL = "balancer://cgigate" + c.BalancePath
 	}
 	var buf bytes.Buffer
 	if err := confTemplate.Execute(&buf, v); err != nil {

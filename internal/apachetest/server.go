@@ -41,6 +41,13 @@ type Options struct {
 	FastCGIPath string
 	// LogLevel defaults to "info" so that failures have CGI errors to show.
 	LogLevel string
+	// Host is the loopback address to listen on; empty means 127.0.0.1.
+	// Several nodes of one site listen on 127.0.0.2, 127.0.0.3, ...
+	Host string
+	// Balance and BalancePath are passed to httpdconf.Config: a balancing
+	// front for those nodes.
+	Balance     []string
+	BalancePath string
 }
 
 // Server is a running Apache httpd: an apache.Server (URL, Root,
@@ -66,6 +73,9 @@ func Start(t testing.TB, opts Options) *Server {
 		FastCGI:          opts.FastCGI,
 		FastCGIPath:      opts.FastCGIPath,
 		LogLevel:         opts.LogLevel,
+		Host:             opts.Host,
+		Balance:          opts.Balance,
+		BalancePath:      opts.BalancePath,
 	}
 	if cfg.LogLevel == "" {
 		cfg.LogLevel = "info"

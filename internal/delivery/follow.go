@@ -1,10 +1,8 @@
 package delivery
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,15 +10,17 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/record"
 )
 
 // follower reads the record file line by line from a checkpoint, as
 // `tail -F` would, and across logrotate's `create`: when the file at path
 // is no longer the one it reads (another inode), it drains the old one to
 // its end, then starts the new one at offset 0. It hands out complete
-// lines only: a line still being written (no newline yet) waits, since the
-// gateway either completes it or cuts it off (to <file>.partial) before
-// the next append.
+// lines only, read by record.Reader: a line still being written (no
+// newline yet) waits, since the gateway either completes it or cuts it off
+// (to <file>.partial) before the next append.
 type follower struct {
 	path    string
 	maxLine int           // longest line kept; a longer one is skipped and reported
@@ -28,16 +28,15 @@ type follower struct {
 	grace   time.Duration // how long a rotated file is still read for late writers
 	report  func(*LineError)
 	logf    func(string, ...any)
+	now     func() time.Time // the clock of grace
+	idle    func()           // when set, called before each wait at the end of the file
 
-	f        *os.File
-	name     string // the file f was opened as (path, or a rotated name)
-	ino      uint64
-	off      int64  // file offset of buf[0]
-	buf      []byte // read and not yet handed out
-	skipping bool   // inside a line longer than maxLine, dropping up to its newline
-	skipFrom int64  // where that line started
-	rotated  time.Time
-	lastID   string
+	f       *os.File
+	rd      *record.Reader // reads f; its Offset is the next line's
+	name    string         // the file f was opened as (path, or a rotated name)
+	ino     uint64
+	rotated time.Time
+	lastID  string
 }
 
 // errNoFile is a record file that does not exist yet: the gateway creates
@@ -78,7 +77,7 @@ func (fw *follower) open(c Checkpoint) error {
 		if err := fw.openAt(name, c.Offset); err != nil {
 			return err
 		}
-		fw.rotated = time.Now()
+		fw.rotated = fw.now()
 		return nil
 	}
 	fw.logf("%s: the file of the checkpoint (inode %d, offset %d) is gone; reading the current file from its start", fw.path, c.Inode, c.Offset)
@@ -133,7 +132,9 @@ func (fw *follower) openAt(name string, off int64) error {
 		return err
 	}
 	fw.close()
-	fw.f, fw.name, fw.ino, fw.off, fw.buf, fw.skipping, fw.rotated = f, name, inodeOf(fi), off, fw.buf[:0], false, time.Time{}
+	rd := record.NewReader(f, off)
+	rd.MaxLine = fw.maxLine
+	fw.f, fw.rd, fw.name, fw.ino, fw.rotated = f, rd, name, inodeOf(fi), time.Time{}
 	return nil
 }
 
@@ -146,42 +147,40 @@ func (fw *follower) close() {
 
 // checkpoint is the position after everything handed out so far.
 func (fw *follower) checkpoint() Checkpoint {
-	return Checkpoint{Inode: fw.ino, Offset: fw.off, LastID: fw.lastID}
+	return Checkpoint{Inode: fw.ino, Offset: fw.offset(), LastID: fw.lastID}
 }
+
+// offset is where the next line starts in the file being read.
+func (fw *follower) offset() int64 { return fw.rd.Offset() }
 
 // next returns up to max records, waiting until there is at least one.
 // Malformed lines are reported and passed over; the records returned and
 // the lines skipped are all before fw.checkpoint() afterwards.
 func (fw *follower) next(ctx context.Context, max int) ([]Record, error) {
 	var recs []Record
-	chunk := make([]byte, 64<<10)
 	for {
 		for len(recs) < max {
-			line, ok := fw.line()
-			if !ok {
+			start := fw.rd.Offset()
+			rec, err := fw.rd.Next()
+			if errors.Is(err, io.EOF) {
 				break
 			}
-			start := fw.off
-			fw.off += int64(len(line)) + 1
-			fw.buf = fw.buf[len(line)+1:]
-			r, msg := parseRecord(bytes.Clone(line))
+			var le *record.LineError
+			if errors.As(err, &le) {
+				fw.report(lineError(fw.name, le, fw.maxLine))
+				continue
+			}
+			if err != nil {
+				return recs, err
+			}
+			line := fw.rd.Line()
+			r, msg := deliverable(rec, append([]byte(nil), line...))
 			if msg != "" {
 				fw.report(&LineError{Path: fw.name, Offset: start, Len: int64(len(line)), Msg: msg})
 				continue
 			}
 			fw.lastID = r.ID
 			recs = append(recs, r)
-		}
-		if len(recs) == max {
-			return recs, nil
-		}
-		n, err := fw.f.Read(chunk)
-		if n > 0 {
-			fw.buf = append(fw.buf, chunk[:n]...)
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return recs, err
 		}
 		if len(recs) > 0 {
 			return recs, nil
@@ -193,44 +192,14 @@ func (fw *follower) next(ctx context.Context, max int) ([]Record, error) {
 		if switched {
 			continue
 		}
+		if fw.idle != nil {
+			fw.idle()
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(fw.poll):
 		}
-	}
-}
-
-// line is the next complete line in buf, without its newline. A line
-// longer than maxLine is dropped as it streams in, reported once whole.
-func (fw *follower) line() ([]byte, bool) {
-	for {
-		i := bytes.IndexByte(fw.buf, '\n')
-		if fw.skipping {
-			if i < 0 {
-				fw.off += int64(len(fw.buf))
-				fw.buf = fw.buf[:0]
-				return nil, false
-			}
-			fw.off += int64(i) + 1
-			fw.buf = fw.buf[i+1:]
-			fw.skipping = false
-			fw.report(&LineError{Path: fw.name, Offset: fw.skipFrom, Len: fw.off - 1 - fw.skipFrom, Msg: fmt.Sprintf("longer than %d bytes", fw.maxLine)})
-			continue
-		}
-		if i >= 0 && i <= fw.maxLine {
-			return fw.buf[:i], true
-		}
-		if i > fw.maxLine || len(fw.buf) > fw.maxLine {
-			fw.skipping, fw.skipFrom = true, fw.off
-			continue
-		}
-		// Keep the incomplete line at the front of a buffer that does
-		// not grow past it.
-		if cap(fw.buf) > 2*len(fw.buf)+(128<<10) {
-			fw.buf = append([]byte(nil), fw.buf...)
-		}
-		return nil, false
 	}
 }
 
@@ -246,8 +215,8 @@ func (fw *follower) atEnd() (bool, error) {
 		return false, err
 	}
 	if inodeOf(fi) == fw.ino {
-		if cur, err := fw.f.Stat(); err == nil && cur.Size() < fw.off {
-			fw.logf("%s: file shrank to %d bytes below offset %d: truncated in place; reading from its start", fw.name, cur.Size(), fw.off)
+		if cur, err := fw.f.Stat(); err == nil && cur.Size() < fw.offset() {
+			fw.logf("%s: file shrank to %d bytes below offset %d: truncated in place; reading from its start", fw.name, cur.Size(), fw.offset())
 			return true, fw.openAt(fw.path, 0)
 		}
 		return false, nil
@@ -255,15 +224,18 @@ func (fw *follower) atEnd() (bool, error) {
 	// A gateway process that opened the old file just before the rename
 	// may still be appending to it: it is read for a grace period more.
 	if fw.rotated.IsZero() {
-		fw.rotated = time.Now()
+		fw.rotated = fw.now()
+		fw.logf("%s was rotated: the file it was (inode %d) is read for %v more, for gateway processes that opened it before", fw.path, fw.ino, fw.grace)
 		return false, nil
 	}
-	if time.Since(fw.rotated) < fw.grace {
+	if fw.now().Sub(fw.rotated) < fw.grace {
 		return false, nil
 	}
-	if len(fw.buf) > 0 || fw.skipping {
-		fw.report(&LineError{Path: fw.name, Offset: fw.off, Len: int64(len(fw.buf)), Msg: "unterminated last line of a rotated file"})
+	// Everything was read: what lies past the reader's offset is a line
+	// that never got its newline.
+	if cur, err := fw.f.Stat(); err == nil && cur.Size() > fw.offset() {
+		fw.report(&LineError{Path: fw.name, Offset: fw.offset(), Len: cur.Size() - fw.offset(), Msg: "unterminated last line of a rotated file"})
 	}
-	fw.logf("%s: drained %s to offset %d; following the new file", fw.path, fw.name, fw.off)
+	fw.logf("%s: drained %s to offset %d; following the new file", fw.path, fw.name, fw.offset())
 	return true, fw.openAt(fw.path, 0)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -83,8 +84,12 @@ func TestFollowingTheRecordFile(t *testing.T) {
 		{"a line still being written waits for its newline", func(t *testing.T, path string, cfg Config, tg *memTarget, log *logLines) {
 			a, la := testRecord(t, "")
 			os.WriteFile(path, la[:len(la)/2], 0o644)
+			var waits atomic.Int64
+			cfg.idle = func(string) { waits.Add(1) }
 			start(t, cfg)
-			time.Sleep(100 * time.Millisecond) // ten polls of the file's end
+			// The half line has been read and the deliverer has waited at
+			// the end of the file, looked again, and waited again.
+			waitFor(t, "three waits at the end of the file", func() bool { return waits.Load() >= 3 })
 			if got := tg.got(); len(got) != 0 {
 				t.Fatalf("delivered %v from half a line", got)
 			}
@@ -95,9 +100,10 @@ func TestFollowingTheRecordFile(t *testing.T) {
 			}
 		}},
 		{"logrotate's create: the old file is drained, late writers too, before the new one", func(t *testing.T, path string, cfg Config, tg *memTarget, log *logLines) {
-			// The grace is long against the test's pauses, so that the
-			// late line lands inside it however loaded the machine.
-			cfg.Grace = 3 * time.Second
+			// The grace period runs on a clock the test moves, so that
+			// the late line lands inside it however loaded the machine.
+			clock := &testClock{t: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+			cfg.now, cfg.Grace = clock.now, time.Minute
 			a, la := testRecord(t, "")
 			b, lb := testRecord(t, "")
 			c, lc := testRecord(t, "")
@@ -108,10 +114,13 @@ func TestFollowingTheRecordFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			appendLines(t, path, lc) // the new file logrotate created
-			// Five polls of the end of the old file: the deliverer has
-			// seen the new one by now.
-			time.Sleep(5 * cfg.Poll)
+			waitFor(t, "the deliverer to see the new file", func() bool { return log.has(path + " was rotated: ") })
 			appendLines(t, path+".1", lb) // a gateway that opened the file before the rename
+			waitFor(t, "two records", func() bool { return len(tg.got()) >= 2 })
+			if got, want := tg.got(), []string{a, b}; !slices.Equal(got, want) {
+				t.Fatalf("delivered %v within the grace period, want %v", got, want)
+			}
+			clock.advance(cfg.Grace)
 			waitFor(t, "three records", func() bool { return len(tg.got()) == 3 })
 			if got, want := tg.got(), []string{a, b, c}; !slices.Equal(got, want) {
 				t.Errorf("delivered %v, want %v", got, want)
@@ -128,9 +137,12 @@ func TestFollowingTheRecordFile(t *testing.T) {
 			appendLines(t, path, lb)
 			os.Rename(path, path+".1")
 			appendLines(t, path, lc)
-			start(t, cfg)
+			stop = start(t, cfg)
 			waitFor(t, "three records", func() bool { return len(tg.got()) == 3 })
-			time.Sleep(100 * time.Millisecond)
+			// A record delivered twice would be before the checkpoint
+			// reaches the end of the new file.
+			waitFor(t, "the checkpoint at the end of the new file", func() bool { return atEnd(t, cfg, "mem") })
+			stop()
 			if got, want := tg.got(), []string{a, b, c}; !slices.Equal(got, want) {
 				t.Errorf("delivered %v, want %v", got, want)
 			}
@@ -188,7 +200,12 @@ func TestASlowTargetHoldsBackNoOther(t *testing.T) {
 		want = append(want, id)
 	}
 	start(t, cfg)
-	waitFor(t, "the fast target", func() bool { return len(fast.got()) == 10 })
+	// The checkpoint is saved after the target took the records: Status
+	// reads the checkpoint.
+	waitFor(t, "the fast target's checkpoint", func() bool { return atEnd(t, cfg, "fast") })
+	if n := len(fast.got()); n != 10 {
+		t.Fatalf("the fast target took %d records, want 10", n)
+	}
 	if n := len(slow.got()); n != 0 {
 		t.Fatalf("the held target took %d records", n)
 	}
@@ -228,5 +245,31 @@ func TestProgressIsLoggedEveryNRecords(t *testing.T) {
 	}
 	if want := []string{"deliver: mem: 12", "deliver: mem: 20"}; !slices.Equal(progress, want) {
 		t.Errorf("progress lines %q, want %q", progress, want)
+	}
+}
+
+func TestAStopWhileATargetTakesABatchKeepsItsCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	// The stop (SIGTERM from systemd, say) comes while the target is
+	// taking the batch, which it then takes all the same.
+	tg := &memTarget{name: "mem", took: stop}
+	cfg := Config{RecordPath: filepath.Join(dir, "records"), StateDir: filepath.Join(dir, "state"), Targets: []Target{tg}, Logf: t.Logf}
+	var want []string
+	for range 5 {
+		id, l := testRecord(t, "")
+		appendLines(t, cfg.RecordPath, l)
+		want = append(want, id)
+	}
+	if err := Run(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.got(); !slices.Equal(got, want) {
+		t.Fatalf("delivered %v, want %v", got, want)
+	}
+	if !atEnd(t, cfg, "mem") {
+		cp, _ := loadCheckpoint(checkpointPath(cfg.StateDir, "mem"))
+		t.Errorf("checkpoint %+v is not past the batch the target took: a restart sends it again", cp)
 	}
 }

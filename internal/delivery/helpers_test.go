@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +66,7 @@ type memTarget struct {
 	mu   sync.Mutex
 	ids  []string
 	hold chan struct{} // when set, Deliver waits for it to close
+	took func()        // when set, called by Deliver after it took the records
 }
 
 func (m *memTarget) Name() string { return m.name }
@@ -81,6 +83,9 @@ func (m *memTarget) Deliver(ctx context.Context, recs []Record) (int, error) {
 	defer m.mu.Unlock()
 	for _, r := range recs {
 		m.ids = append(m.ids, r.ID)
+	}
+	if m.took != nil {
+		m.took()
 	}
 	return 0, nil
 }
@@ -120,4 +125,38 @@ func (l *logLines) all() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.lines...)
+}
+
+func (l *logLines) has(s string) bool {
+	return strings.Contains(strings.Join(l.all(), "\n"), s)
+}
+
+// testClock is a clock that moves only when the test says.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// atEnd says whether the target's checkpoint is at the end of the record
+// file: everything in it was delivered or skipped.
+func atEnd(t testing.TB, cfg Config, target string) bool {
+	t.Helper()
+	cp, err := loadCheckpoint(checkpointPath(cfg.StateDir, target))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(cfg.RecordPath)
+	return err == nil && cp.Inode == inodeOf(fi) && cp.Offset == fi.Size()
 }

@@ -90,7 +90,7 @@ func (m *Mail) Message(r *Record) []byte {
 		}
 	}
 	h("Subject", mime.QEncoding.Encode("utf-8", subject(r)))
-	h("Date", r.Time.Format(time.RFC1123Z))
+	h("Date", r.Received.Format(time.RFC1123Z))
 	h("Message-ID", "<"+r.ID+"@cgigate.invalid>")
 	h(IDHeader, r.ID)
 	h("MIME-Version", "1.0")
@@ -130,7 +130,7 @@ func body(r *Record) string {
 		}
 	}
 	line("Form", oneLine(r.Form))
-	line("Received", r.Time.UTC().Format(time.RFC3339))
+	line("Received", r.Received.UTC().Format(time.RFC3339))
 	line("From address", r.RemoteAddr)
 	line("User agent", r.UserAgent)
 	line("Referer", r.Referer)
@@ -143,8 +143,8 @@ func body(r *Record) string {
 		cs += ")"
 	}
 	line("Charset", cs)
-	if len(r.Files) > 0 && string(r.Files) != "null" && string(r.Files) != "[]" {
-		line("Files", string(r.Files))
+	for _, f := range r.Files {
+		line("File", fmt.Sprintf("%s: %s (%s, %d bytes, sha256 %s)", f.Name, oneLine(f.Filename), f.ContentType, f.Size, f.SHA256))
 	}
 	for _, w := range r.Warnings {
 		line("Warning", w)

@@ -144,8 +144,8 @@ func (p *Postgres) insert(ctx context.Context, recs []Record) error {
 			if r.CharsetSource == "sniffed" {
 				conf = r.Confidence
 			}
-			b.Queue(insertSQL, r.ID, r.Time, r.Form, r.Charset, r.CharsetSource, conf, r.RemoteAddr, r.UserAgent, r.Referer,
-				jsonOr(r.fieldsJSON(), "[]"), jsonOr(r.Files, "[]"), jsonOr(r.Raw, "{}"), jsonOr(r.warningsJSON(), "[]"))
+			b.Queue(insertSQL, r.ID, r.Received, r.Form, r.Charset, r.CharsetSource, conf, r.RemoteAddr, r.UserAgent, r.Referer,
+				jsonOr(mustJSON(r.Fields), "[]"), jsonOr(mustJSON(r.Files), "[]"), jsonOr(mustJSON(r.Raw), "{}"), jsonOr(mustJSON(r.Warnings), "[]"))
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})
@@ -165,11 +165,7 @@ func jsonOr(b []byte, empty string) string {
 	return string(b)
 }
 
-// fieldsJSON and warningsJSON re-encode what the record held: the line's
-// own bytes for them are not kept apart.
-func (r *Record) fieldsJSON() []byte   { return mustJSON(r.Fields) }
-func (r *Record) warningsJSON() []byte { return mustJSON(r.Warnings) }
-
+// mustJSON re-encodes a part of a decoded record for its jsonb column.
 func mustJSON(v any) []byte {
 	b, err := jsonMarshal(v)
 	if err != nil {

@@ -56,22 +56,6 @@ func rows(t testing.TB, dsn string) map[string][]Field {
 	return got
 }
 
-// count is the number of rows, or -1 while the database is down.
-func count(dsn string) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return -1
-	}
-	defer c.Close(ctx)
-	var n int
-	if err := c.QueryRow(ctx, `SELECT count(*) FROM cgigate_submissions`).Scan(&n); err != nil {
-		return -1
-	}
-	return n
-}
-
 // sameAsFile checks that the table holds exactly the records of want, each
 // with the fields the record file gave it.
 func sameAsFile(t testing.TB, dsn string, want map[string][]Field) {
@@ -115,7 +99,7 @@ func TestPostgresTakesEveryRecordOnceThroughAnOutage(t *testing.T) {
 	want := map[string][]Field{}
 	someRecords(t, cfg.RecordPath, 40, want)
 	stop := start(t, cfg)
-	waitFor(t, "40 rows", func() bool { return count(pg.DSN) == 40 })
+	waitFor(t, "40 rows", func() bool { return pg.Count("cgigate_submissions") == 40 })
 
 	pg.Stop(t)
 	someRecords(t, cfg.RecordPath, 40, want)
@@ -123,7 +107,7 @@ func TestPostgresTakesEveryRecordOnceThroughAnOutage(t *testing.T) {
 		return strings.Contains(strings.Join(log.all(), "\n"), "deliver: postgres: attempt 2 for")
 	})
 	pg.Start(t)
-	waitFor(t, "80 rows after the database came back", func() bool { return count(pg.DSN) == 80 })
+	waitFor(t, "80 rows after the database came back", func() bool { return pg.Count("cgigate_submissions") == 80 })
 	stop()
 	sameAsFile(t, pg.DSN, want)
 
@@ -151,7 +135,7 @@ func TestPostgresParksARecordItRefusesAndTakesTheRestOfItsBatch(t *testing.T) {
 	appendLines(t, cfg.RecordPath, line)
 	someRecords(t, cfg.RecordPath, 3, want)
 	stop := start(t, cfg)
-	waitFor(t, "six rows", func() bool { return count(pg.DSN) == 6 })
+	waitFor(t, "six rows", func() bool { return pg.Count("cgigate_submissions") == 6 })
 	stop()
 	sameAsFile(t, pg.DSN, want)
 	dead, err := os.ReadFile(target.DeadLetters.Path)
@@ -216,7 +200,7 @@ func TestSIGKILLAtAnyPointLosesNothingAndInsertsNothingTwice(t *testing.T) {
 	}
 	c := child()
 	defer func() { c.Process.Signal(syscall.SIGKILL); c.Wait() }()
-	waitFor(t, fmt.Sprintf("%d rows", len(want)), func() bool { return count(pg.DSN) == len(want) })
+	waitFor(t, fmt.Sprintf("%d rows", len(want)), func() bool { return pg.Count("cgigate_submissions") == len(want) })
 	sameAsFile(t, pg.DSN, want)
 	if t.Failed() {
 		t.Logf("seed %d", seed)

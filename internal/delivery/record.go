@@ -1,44 +1,27 @@
 package delivery
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/record"
 )
 
-// Record is one line of the record file, as far as delivery needs it. Line
-// keeps the line's bytes exactly (without the newline): webhooks send them
-// and sign them as they are, so a receiver checks the signature over what
-// the gateway wrote.
-//
-// The record's schema belongs to the gateway; this reader takes only the
-// keys delivery uses and keeps the rest inside Line.
+// Record is one line of the record file as internal/record reads it, with
+// what delivery adds: the time parsed, and the line's bytes exactly
+// (without the newline), which webhooks send and sign as they are, so that
+// a receiver checks the signature over what the gateway wrote.
 type Record struct {
-	ID            string          `json:"id"`
-	Time          time.Time       `json:"time"`
-	Form          string          `json:"form"`
-	RemoteAddr    string          `json:"remote_addr"`
-	UserAgent     string          `json:"user_agent"`
-	Referer       string          `json:"referer"`
-	Charset       string          `json:"charset"`
-	CharsetSource string          `json:"charset_source"`
-	Confidence    float64         `json:"confidence"`
-	Fields        []Field         `json:"fields"`
-	Files         json.RawMessage `json:"files"`
-	Warnings      []string        `json:"warnings"`
-	Raw           json.RawMessage `json:"raw"`
-
-	Line []byte `json:"-"`
+	record.Record
+	Received time.Time // Record.Time, parsed
+	Line     []byte
 }
 
 // Field is one decoded name=value pair of a record.
-type Field struct {
-	Name   string `json:"name"`
-	Value  string `json:"value"`
-	Source string `json:"source"`
-}
+type Field = record.Field
 
 // Value is the first value of the field called name, and whether there is one.
 func (r *Record) Value(name string) (string, bool) {
@@ -67,27 +50,36 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("%s: line at offset %d (%d bytes) skipped: %s", e.Path, e.Offset, e.Len, e.Msg)
 }
 
-// parseRecord reads one line (without its newline) as a record. What it
-// requires is what every target needs: a JSON object, an id that is a
-// UUID, which makes delivery idempotent, and a time.
-func parseRecord(line []byte) (Record, string) {
-	var r Record
-	if len(bytes.TrimSpace(line)) == 0 {
-		return r, "empty line"
-	}
-	if err := json.Unmarshal(line, &r); err != nil {
-		return r, "not a JSON record: " + err.Error()
-	}
+// lineError is the report of a line record.Reader refused.
+func lineError(path string, e *record.LineError, maxLine int) *LineError {
+	msg := "not a JSON record: " + e.Err.Error()
 	switch {
-	case r.ID == "":
-		return r, "no id"
-	case !uuidText.MatchString(r.ID):
-		return r, fmt.Sprintf("id %q is not a UUID", r.ID)
-	case r.Time.IsZero():
-		return r, "no time"
+	case errors.Is(e.Err, record.ErrLineTooLong):
+		msg = fmt.Sprintf("longer than %d bytes", maxLine)
+	case e.Len == 0:
+		msg = "empty line"
 	}
-	r.Line = line
-	return r, ""
+	return &LineError{Path: path, Offset: e.Offset, Len: e.Len, Msg: msg}
+}
+
+// deliverable checks a record that record.Reader read from line (without
+// its newline) for what every target needs beyond the format: an id that
+// is a UUID, which makes delivery idempotent, and a time. It returns what
+// is wrong, or "".
+func deliverable(rec record.Record, line []byte) (Record, string) {
+	switch {
+	case rec.ID == "":
+		return Record{}, "no id"
+	case !uuidText.MatchString(rec.ID):
+		return Record{}, fmt.Sprintf("id %q is not a UUID", rec.ID)
+	case rec.Time == "":
+		return Record{}, "no time"
+	}
+	t, err := record.ParseTime(rec.Time)
+	if err != nil {
+		return Record{}, fmt.Sprintf("time %q is not RFC 3339", rec.Time)
+	}
+	return Record{Record: rec, Received: t, Line: line}, ""
 }
 
 var jsonMarshal = json.Marshal

@@ -24,6 +24,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/cgigate/cgigate/internal/record"
 )
 
 // Target takes records. Deliver returns once every record of recs was
@@ -49,6 +51,13 @@ type Config struct {
 	LogEvery int           // a progress line every this many records (1000)
 	MaxLine  int           // longest record line; a longer one is skipped (256 MiB)
 	Logf     func(format string, args ...any)
+
+	// Tests set these, so that they wait on events rather than on time:
+	// now is the clock of the rotation's grace period (time.Now when
+	// nil); idle is called each time a target's reader has read to the
+	// end of the file and waits for more.
+	now  func() time.Time
+	idle func(target string)
 }
 
 func (c *Config) defaults() {
@@ -65,10 +74,13 @@ func (c *Config) defaults() {
 		c.LogEvery = 1000
 	}
 	if c.MaxLine <= 0 {
-		c.MaxLine = 256 << 20
+		c.MaxLine = record.DefaultMaxLine
 	}
 	if c.Logf == nil {
 		c.Logf = log.Printf
+	}
+	if c.now == nil {
+		c.now = time.Now
 	}
 }
 
@@ -112,8 +124,11 @@ func runTarget(ctx context.Context, cfg Config, t Target) error {
 	if err != nil {
 		return err
 	}
-	fw := &follower{path: cfg.RecordPath, maxLine: cfg.MaxLine, poll: cfg.Poll, grace: cfg.Grace,
+	fw := &follower{path: cfg.RecordPath, maxLine: cfg.MaxLine, poll: cfg.Poll, grace: cfg.Grace, now: cfg.now,
 		logf: func(f string, a ...any) { cfg.Logf("deliver: %s: "+f, append([]any{t.Name()}, a...)...) }}
+	if cfg.idle != nil {
+		fw.idle = func() { cfg.idle(t.Name()) }
+	}
 	fw.report = func(e *LineError) {
 		cp.Malformed++
 		cfg.Logf("deliver: %s: %v", t.Name(), e)
@@ -133,7 +148,7 @@ func runTarget(ctx context.Context, cfg Config, t Target) error {
 		}
 	}
 	defer fw.close()
-	cfg.Logf("deliver: %s: following %s from offset %d (%d delivered so far)", t.Name(), fw.name, fw.off, cp.Delivered)
+	cfg.Logf("deliver: %s: following %s from offset %d (%d delivered so far)", t.Name(), fw.name, fw.offset(), cp.Delivered)
 	for {
 		recs, err := fw.next(ctx, cfg.Batch)
 		if ctx.Err() != nil {
@@ -143,12 +158,15 @@ func runTarget(ctx context.Context, cfg Config, t Target) error {
 			return err
 		}
 		dead, err := t.Deliver(ctx, recs)
-		if ctx.Err() != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return nil // not delivered for sure: the checkpoint stays before them
-		}
-		if err != nil {
+		case err != nil:
 			return err
 		}
+		// Taken, even if a stop came meanwhile: the checkpoint moves past
+		// them, so that a webhook or a mailbox does not get them again
+		// after a plain restart.
 		before := cp.Delivered
 		pos := fw.checkpoint()
 		cp.Inode, cp.Offset, cp.LastID = pos.Inode, pos.Offset, pos.LastID

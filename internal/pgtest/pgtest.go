@@ -9,6 +9,7 @@
 package pgtest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +20,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/missing"
@@ -144,4 +148,22 @@ func (s *Server) stop(mode string) ([]byte, error) {
 func (s *Server) Log() string {
 	b, _ := os.ReadFile(filepath.Join(s.dir, "log"))
 	return strings.TrimSpace(string(b))
+}
+
+// Count is the number of rows in table, or -1 while the server or the
+// table is not there (stopped, restarting, not yet created), for a test
+// that waits until a count is reached.
+func (s *Server) Count(table string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := pgx.Connect(ctx, s.DSN)
+	if err != nil {
+		return -1
+	}
+	defer c.Close(ctx)
+	var n int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM "+pgx.Identifier{table}.Sanitize()).Scan(&n); err != nil {
+		return -1
+	}
+	return n
 }
