@@ -240,7 +240,7 @@ func (g *gateway) accept(w cgi.ResponseWriter, r *cgi.Request, rf cgi.Format, f 
 		return
 	}
 	if record && g.cfg.record != "" {
-		if err := g.recordSubmission(r, form, res); err != nil {
+		if err := g.recordSubmission(r, form, res, f.Files); err != nil {
 			w.Header().Del("Content-Security-Policy")
 			g.fail(w, r, err)
 			return

@@ -70,7 +70,7 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		res.Results, res.searched = results, true
 		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "" && r.Method != "HEAD": // HEAD is safe (RFC 9110 § 9.3.2)
-		if err := g.recordSubmission(r, form, res); err != nil {
+		if err := g.recordSubmission(r, form, res, ""); err != nil {
 			g.fail(w, r, err)
 			return
 		}

@@ -10,15 +10,19 @@ import (
 	"github.com/cgigate/cgigate/internal/record"
 )
 
-// recordSubmission keeps the form's files when CGIGATE_FILES_DIR asks for
-// it, then appends the submission to CGIGATE_RECORD: the record never
+// recordSubmission keeps the form's files in filesDir (a declared form's
+// `files`) or, when that is "", where CGIGATE_FILES_DIR says, if it does;
+// then it appends the submission to CGIGATE_RECORD: the record never
 // names a file that is not kept. Either failing is a 503, the submission
 // not taken (a file kept before a failed append stays, named by its
 // content, and is harmless).
-func (g *gateway) recordSubmission(r *cgi.Request, form *cgi.Form, res result) error {
+func (g *gateway) recordSubmission(r *cgi.Request, form *cgi.Form, res result, filesDir string) error {
 	rec, err := newRecord(g.now, r, form, res)
-	if err == nil && g.cfg.filesDir != "" {
-		err = keepFiles(g.cfg.filesDir, form, &rec)
+	if filesDir == "" {
+		filesDir = g.cfg.filesDir
+	}
+	if err == nil && filesDir != "" {
+		err = keepFiles(filesDir, form, &rec)
 	}
 	if err == nil {
 		err = record.Append(g.cfg.record, rec)

@@ -151,3 +151,47 @@ func TestALowConfidenceGuessIsWarnedInTheAnswerAndTheRecord(t *testing.T) {
 		t.Errorf("confidence %v from %s", r.Confidence, r.CharsetSource)
 	}
 }
+
+// A declared form keeps its uploads in its own folder (files: DIR), in
+// place of CGIGATE_FILES_DIR, which other forms still use.
+func TestADeclaredFormKeepsItsFilesInItsOwnFolder(t *testing.T) {
+	const content = "a form's own file"
+	body := "--B\r\nContent-Disposition: form-data; name=\"cv\"; filename=\"cv.txt\"\r\n\r\n" + content + "\r\n--B--\r\n"
+	h := sha256.Sum256([]byte(content))
+	sum := hex.EncodeToString(h[:])
+	dir := t.TempDir()
+	own, shared := filepath.Join(dir, "own"), filepath.Join(dir, "shared")
+	for _, d := range []string{own, shared} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	formsFile, path := filepath.Join(dir, "forms.yaml"), filepath.Join(dir, "records.jsonl")
+	yaml := "forms:\n  apply:\n    fields:\n      cv: {kind: file}\n    record: true\n    files: " + own + "\n"
+	if err := os.WriteFile(formsFile, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := postCGI(t, "multipart/form-data; boundary=B", body, "PATH_INFO", "/apply", "CGIGATE_FORMS", formsFile,
+		"CGIGATE_RECORD", path, "CGIGATE_FILES_DIR", shared, acceptJSON, "application/json")
+	if a.status != 200 {
+		t.Fatalf("status %d %s", a.status, a.body)
+	}
+	want := filepath.Join(own, sum)
+	if r := readRecords(t, path); len(r) != 1 || r[0].Form != "apply" || len(r[0].Files) != 1 || r[0].Files[0].Path != want {
+		t.Fatalf("records %+v; want one of the form apply naming %s", r, want)
+	}
+	if got, err := os.ReadFile(want); err != nil || string(got) != content {
+		t.Errorf("kept %q (%v)", got, err)
+	}
+	if entries, _ := os.ReadDir(shared); len(entries) != 0 {
+		t.Errorf("CGIGATE_FILES_DIR holds %d entries; want none", len(entries))
+	}
+	t.Run("a relative folder is a fault of the declaration", func(t *testing.T) {
+		bad := filepath.Join(dir, "bad.yaml")
+		os.WriteFile(bad, []byte("forms:\n  apply:\n    files: uploads\n"), 0o644)
+		out, err := execCommand("-check-forms", bad).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "want an absolute path") || !strings.Contains(string(out), "files") {
+			t.Errorf("-check-forms: %v\n%s", err, out)
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,6 +69,11 @@ type Form struct {
 	Origins  []string
 	Redirect string
 	Record   bool
+	// Files is the folder where a recorded submission's uploaded files
+	// are kept, by their SHA-256, in place of CGIGATE_FILES_DIR; "" for
+	// that setting. An absolute path: a relative one would depend on the
+	// CGI process's working folder, which the server chooses.
+	Files string
 }
 
 // Field returns the declared field called name, or nil.
@@ -447,8 +453,13 @@ func (p *parser) form(at, name string, n *yaml.Node) *Form {
 			}
 		case "record":
 			p.boolean(v, at, &f.Record)
+		case "files":
+			p.str(v, at, &f.Files)
+			if !filepath.IsAbs(f.Files) {
+				p.failf(v, at, "%q: want an absolute path", f.Files)
+			}
 		default:
-			p.unknown(k, at, "title", "charset", "lang", "methods", "fields", "unknown", "honeypot", "origins", "redirect", "record")
+			p.unknown(k, at, "title", "charset", "lang", "methods", "fields", "unknown", "honeypot", "origins", "redirect", "record", "files")
 		}
 	})
 	if !sawFields && len(p.errs) == before {
