@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/cgigate/cgigate/internal/cli"
+	"github.com/cgigate/cgigate/internal/forms"
 	"io"
 	"log"
 	"os"
@@ -45,7 +46,8 @@ func runDeliver(env map[string]string, args []string, stdout, stderr io.Writer) 
 	smtpAddr := fl.String("smtp", "", "send one mail per record through the relay at `HOST:PORT`")
 	from := fl.String("mail-from", "", "sender `ADDRESS` of the mails")
 	fl.Var(&to, "mail-to", "recipient `ADDRESS` of the mails; may be repeated")
-	replyTo := fl.String("reply-to", "", "set Reply-To from the form field called `FIELD`, when it holds one address")
+	replyTo := fl.String("reply-to", "", "set Reply-To from the form field called `FIELD`, when it holds one address, for records of no declared form or one that declares no email field")
+	formsFile := fl.String("forms", env["CGIGATE_FORMS"], "the declared forms `FILE` (default $CGIGATE_FORMS): a record of a declared form takes its Reply-To from the form's first email field")
 	batch := fl.Int("batch", 100, "most records handed to a target at once (one PostgreSQL transaction)")
 	logEvery := fl.Int("log-every", 1000, "log a progress line every `N` records delivered")
 	poll := fl.Duration("poll", 200*time.Millisecond, "how often the end of the record file is read again")
@@ -95,10 +97,16 @@ func runDeliver(env map[string]string, args []string, stdout, stderr io.Writer) 
 			return 2
 		}
 		m := &delivery.Mail{Addr: *smtpAddr, From: *from, To: to, Backoff: backoff, DeadLetters: dead("mail"), Logf: logf}
-		if *replyTo != "" {
-			field := *replyTo
-			m.ReplyTo = func(r *delivery.Record) string { v, _ := r.Value(field); return v }
+		var declared *forms.Set
+		if *formsFile != "" {
+			set, err := forms.Load(*formsFile)
+			if err != nil {
+				fmt.Fprintf(stderr, "cgigate deliver: %v\n", err)
+				return 2
+			}
+			declared = set
 		}
+		m.ReplyTo = replyToField(declared, *replyTo)
 		targets = append(targets, m)
 	}
 	if len(targets) == 0 {
@@ -124,4 +132,29 @@ func runDeliver(env map[string]string, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	return 0
+}
+
+// replyTo is where a mail's Reply-To comes from: the first email field of
+// the record's declared form, else the field named by -reply-to, else
+// none. It reads only the declaration, never the request, for which field
+// that is.
+func replyToField(declared *forms.Set, fallback string) func(*delivery.Record) string {
+	return func(r *delivery.Record) string {
+		field := fallback
+		if declared != nil {
+			if f := declared.Form(r.Form); f != nil {
+				for _, fd := range f.Fields {
+					if fd.Kind == forms.Email {
+						field = fd.Name
+						break
+					}
+				}
+			}
+		}
+		if field == "" {
+			return ""
+		}
+		v, _ := r.Value(field)
+		return v
+	}
 }
