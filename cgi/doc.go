@@ -25,9 +25,9 @@
 // 4xx status (StatusOf). Server faults (misconfiguration, a full disk) are
 // 5xx, with the reason on stderr, which Apache writes to its error log.
 //
-// Under FastCGI (net/http/fcgi) the request is built by net/http/fcgi from
-// REQUEST_URI, and QUERY_STRING is not visible to the handler
-// (fcgi.ProcessEnv leaves it out); cgihttp applies the header rules there.
+// Under FastCGI (package cgi/fcgi) each request's parameters are its CGI
+// environment and its stdin stream its body, served by ServeEnv as in CGI
+// mode; cgihttp serves a Handler over net/http for the -http mode.
 //
 // The package makes no outbound request and starts no process, so
 // HTTP_PROXY (httpoxy, CVE-2016-5385) and a Shellshock-style header

@@ -111,8 +111,9 @@ func TestPathInfoIsNotDecodedAgain(t *testing.T) {
 	t.Run("the gateway answers 404 when no form is declared there, decoding nothing again", func(t *testing.T) {
 		each(t, rq, func(t *testing.T, r response) {
 			if r.Via == "fastcgi" {
-				// net/http/fcgi passes no PATH_INFO: under FastCGI the
-				// path addresses nothing and the gateway answers itself.
+				// The rendered mod_proxy_fcgi passes no PATH_INFO: under
+				// FastCGI the path addresses nothing and the gateway
+				// answers itself.
 				wantFields(t, decoded(t, r), q("x", "1"))
 			} else {
 				refused(t, r, http.StatusNotFound, "/a/%2e%2e/b")

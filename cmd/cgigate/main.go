@@ -7,7 +7,7 @@
 //	(GATEWAY_INTERFACE set)  CGI, the default: run by Apache from cgi-bin
 //	cgigate -http ADDR       HTTP for trying it out: runs this binary as a
 //	                         CGI child through net/http/cgi.Handler
-//	cgigate -fcgi ADDR       FastCGI (net/http/fcgi), for mod_proxy_fcgi
+//	cgigate -fcgi ADDR       FastCGI (cgi/fcgi), for mod_proxy_fcgi
 //	cgigate export FILE      the submissions of a record file, as JSON
 //	                         lines or CSV (cgigate export -help)
 //
