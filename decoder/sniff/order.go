@@ -20,13 +20,12 @@ const probeBytes = 64
 // First come the candidates that need a decoder, cheap to rule out (most
 // multibyte encodings find an invalid sequence early in text of another)
 // and the likeliest winners when valid; then the single-byte ones, ranked
-// on the first probeBytes of the text when there is more; last
-// windows-1258, dearest to score (its text is composed before scoring).
-// With pruning off, the order is the candidates'.
+// on the first probeBytes of the text when there is more. With pruning
+// off, the order is the candidates'.
 func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri priors, utf8Valid bool) []int {
 	order := sc.order[:0]
 	for i, c := range cands {
-		if c.sb == nil && !c.nfc || !pruning {
+		if c.sb == nil || !pruning {
 			order = append(order, i)
 		}
 	}
@@ -41,11 +40,6 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 		}
 	}
 	singles := order[n:]
-	for i, c := range cands {
-		if c.nfc && c.sb == nil {
-			order = append(order, i)
-		}
-	}
 	sc.order = order
 	if utf8Valid || len(singles) < 2 || !sc.histogram(samples) {
 		// Valid UTF-8 is scored first and likeliest to win: it sets the

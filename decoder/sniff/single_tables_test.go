@@ -25,11 +25,11 @@ var writeSingleTables = flag.Bool("write-single-tables", false, "write single_ta
 const singleTablesFile = "single_tables.go"
 
 // singleNames are the candidates scored by byte table: the single-byte
-// ones but windows-1258, whose Vietnamese is composed before scoring.
+// ones (windows-1258 for text that needs no composing).
 func singleNames() []string {
 	var names []string
 	for _, e := range candidateList {
-		if e.cjk == noCJK && e.name != "windows-1258" {
+		if e.cjk == noCJK {
 			names = append(names, e.name)
 		}
 	}
@@ -165,7 +165,7 @@ func TestSingleByteTables(t *testing.T) {
 	}
 	t.Run("every candidate scored by byte table has one, and only those", func(t *testing.T) {
 		for _, c := range candidates.Get() {
-			wantTable := c.cjk == noCJK && !c.nfc && !c.anyLanguage
+			wantTable := c.cjk == noCJK && !c.anyLanguage
 			if (c.sb != nil) != wantTable {
 				t.Errorf("%s: table %v, want one %v", c.name, c.sb != nil, wantTable)
 			}
