@@ -20,8 +20,9 @@ const probeBytes = 64
 // First come the candidates that need a decoder, cheap to rule out (most
 // multibyte encodings find an invalid sequence early in text of another)
 // and the likeliest winners when valid; then the single-byte ones, ranked
-// on the first probeBytes of the text when there is more. With pruning
-// off, the order is the candidates'.
+// on the first probeBytes of the text when there is more; last
+// windows-1258, dearest to score when its text needs composing. With
+// pruning off, the order is the candidates'.
 func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri priors, utf8Valid bool) []int {
 	order := sc.order[:0]
 	for i, c := range cands {
@@ -35,11 +36,16 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 	}
 	n := len(order)
 	for i, c := range cands {
-		if c.sb != nil {
+		if c.sb != nil && !c.nfc {
 			order = append(order, i)
 		}
 	}
 	singles := order[n:]
+	for i, c := range cands {
+		if c.nfc {
+			order = append(order, i)
+		}
+	}
 	sc.order = order
 	if utf8Valid || len(singles) < 2 || !sc.histogram(samples) {
 		// Valid UTF-8 is scored first and likeliest to win: it sets the

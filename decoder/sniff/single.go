@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"math"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // singleByte is what a single-byte candidate makes of each byte 0x80..0xFF,
@@ -40,20 +38,14 @@ const maxLangs = 12
 // lettersCost), and the candidate stops when they all have: a paragraph
 // in another charset is given up after a few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean, ok bool) {
-	sb := c.sb
-	for _, s := range samples {
-		for _, b := range s {
-			if b >= 0x80 && !sb.valid[b-0x80] {
-				return negInf, false, true
-			}
-		}
-	}
 	// The decoded text groups c with the candidates that read the bytes
 	// alike, and keys what its languages make of it.
-	sc.key = c.appendKey(sc.key[:0], samples)
+	if sc.key, clean = c.appendKey(sc.key[:0], samples); !clean {
+		return negInf, false, true
+	}
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
 	if c.nfc {
-		if !sc.composed(samples) {
+		if !c.composed(samples) {
 			return 0, false, false
 		}
 		letters = highLetters(c, samples)
@@ -99,17 +91,27 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 // high letter at all.
 const hasHighLetter = 1 << 15
 
-// composed reports whether the samples, which sc.key holds as c decodes
-// them, are scored by c's byte table exactly as textScorer.load would
-// score their decoding: they are in Normalization Form C already (nothing
-// to compose) and within scoreLimit.
-func (sc *scratch) composed(samples [][]byte) bool {
+// composed reports whether c's byte table scores the samples exactly as
+// textScorer.load would score their decoding: within scoreLimit, and
+// without a combining mark (U+0300..U+036F, windows-1258's five tone
+// marks), without which every character c decodes to is in Normalization
+// Form C alone and after any other (TestWindows1258ComposesOnlyItsMarks):
+// there is nothing to compose.
+func (c *candidate) composed(samples [][]byte) bool {
 	n := len(samples) - 1 // the spaces between samples
 	for _, s := range samples {
 		n += len(s)
+		for _, b := range s {
+			if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+				return false
+			}
+		}
 	}
-	return n <= scoreLimit && norm.NFC.QuickSpan(sc.key) == len(sc.key)
+	return n <= scoreLimit
 }
+
+// isCombining reports whether r is in the Combining Diacritical Marks block.
+func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 
 // highLetters tells, for a candidate with a byte table, which of its lanes
 // know a letter 0x80 and up of the samples (bit k for lane k), and whether
@@ -287,17 +289,22 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL
-// (joinKey's form).
-func (c *candidate) appendKey(key []byte, samples [][]byte) []byte {
+// (joinKey's form); ok is false, and key unfinished, at a byte c leaves
+// unassigned.
+func (c *candidate) appendKey(key []byte, samples [][]byte) (_ []byte, ok bool) {
+	sb := c.sb
 	for _, s := range samples {
 		for _, b := range s {
-			if b < 0x80 {
+			switch {
+			case b < 0x80:
 				key = append(key, b)
-			} else {
-				key = utf8.AppendRune(key, c.sb.runes[b-0x80])
+			case !sb.valid[b-0x80]:
+				return key, false
+			default:
+				key = utf8.AppendRune(key, sb.runes[b-0x80])
 			}
 		}
 		key = append(key, 0)
 	}
-	return key
+	return key, true
 }

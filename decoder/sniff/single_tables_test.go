@@ -14,6 +14,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/cgigate/cgigate/decoder/charset"
 	"github.com/cgigate/cgigate/internal/vectors"
 )
@@ -307,4 +309,26 @@ func tableVar(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// The byte table scores windows-1258 text only without its combining
+// marks: every other character it decodes to has canonical combining
+// class 0 and passes NFC's quick check, so that text of them is in NFC
+// (Unicode Standard Annex #15 § 9) and composing it changes nothing.
+func TestWindows1258ComposesOnlyItsMarks(t *testing.T) {
+	sb := singleTable("windows-1258")
+	marks := 0
+	for h, r := range sb.runes {
+		s := string(r)
+		inNFC := norm.NFC.PropertiesString(s).CCC() == 0 && norm.NFC.QuickSpanString(s) == len(s)
+		if isCombining(r) {
+			marks++
+		}
+		if inNFC == isCombining(r) {
+			t.Errorf("byte %02X, %U: in NFC alone %v, a combining mark %v", 0x80+h, r, inNFC, isCombining(r))
+		}
+	}
+	if marks != 5 {
+		t.Errorf("%d combining marks, want windows-1258's five tone marks", marks)
+	}
 }
