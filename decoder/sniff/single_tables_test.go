@@ -332,3 +332,23 @@ func TestWindows1258ComposesOnlyItsMarks(t *testing.T) {
 		t.Errorf("%d combining marks, want windows-1258's five tone marks", marks)
 	}
 }
+
+// symCache answers as find does, also once letters that hash alike have
+// pushed each other out of its table.
+func TestSymCacheAnswersAsFind(t *testing.T) {
+	var c symCache
+	for pass := range 2 {
+		for r := range rune(0x3000) {
+			g := glyphOf(r)
+			if g.flags&fWord == 0 {
+				continue
+			}
+			for i := range alphaLangs {
+				l := langOf(i)
+				if got, want := c.find(&l, g.lower), l.find(g.lower); got != want {
+					t.Fatalf("pass %d, %s: symCache says %d for %U, find %d", pass, l.name, got, g.lower, want)
+				}
+			}
+		}
+	}
+}
