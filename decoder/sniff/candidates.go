@@ -87,7 +87,7 @@ var candidates = lazy.Value[[]*candidate]{New: func() []*candidate {
 		if c.sb != nil {
 			c.lanes = make([]lane, len(c.alpha))
 			for k, li := range c.alpha {
-				c.lanes[k] = lane{li: li, name: alphaLangs[li].name, ascii: &asciiSyms[li], high: &c.sb.syms[k], bigrams: alphaLangs[li].bigrams, m: len(alphaLetters[li]) + 1}
+				c.lanes[k] = lane{li: li, name: alphaLangs[li].name, syms: &c.sb.syms[k], bigrams: alphaLangs[li].bigrams, m: len(alphaLetters[li]) + 1}
 			}
 		}
 		out = append(out, c)

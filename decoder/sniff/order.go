@@ -120,7 +120,7 @@ func (c *candidate) unigramScore(sc *scratch, pri priors) float64 {
 	best := negInf
 	for k, li := range c.alpha {
 		l := langOf(li)
-		high := &c.sb.syms[k]
+		high := (*[0x80]uint8)(c.sb.syms[k][0x80:])
 		half := other
 		for _, h := range sc.present {
 			switch sym := high[h]; {

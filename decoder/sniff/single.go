@@ -17,9 +17,10 @@ type singleByte struct {
 	valid  [0x80]bool // false where the encoding leaves the byte unassigned
 	runes  [0x80]rune // U+FFFD where invalid
 	glyphs [0x80]glyph
-	// syms[k][b-0x80] is byte b's symbol in the candidate's k-th language
-	// (alphaLangs[c.alpha[k]]).
-	syms [][0x80]uint8
+	// syms[k][b] is byte b's symbol in the candidate's k-th language
+	// (alphaLangs[c.alpha[k]]), the ASCII bytes' included: a letter is
+	// looked up in one table, whatever its byte.
+	syms [][0x100]uint8
 }
 
 // maxLangs bounds the languages of one candidate.
@@ -124,7 +125,7 @@ func highLetters(c *candidate, samples [][]byte) (letters uint16) {
 			}
 			letters |= hasHighLetter
 			for k, ln := range c.lanes {
-				if ln.high[b-0x80] != 0 {
+				if ln.syms[b] != 0 {
 					letters |= 1 << k
 				}
 			}
@@ -201,11 +202,11 @@ func (sc *scratch) resetTexts() {
 // scoring reads: made once with the candidates, so that a call sets up no
 // state per language but its running cost.
 type lane struct {
-	li          int    // the language's place in alphaLangs
-	name        string // alphaLangs[li].name, for the priors
-	ascii, high *[0x80]uint8
-	bigrams     string
-	m           int // symbols in the language: bigrams' row length
+	li      int           // the language's place in alphaLangs
+	name    string        // alphaLangs[li].name, for the priors
+	syms    *[0x100]uint8 // singleByte.syms[k]
+	bigrams string
+	m       int // symbols in the language: bigrams' row length
 }
 
 // scoreLanguages scores the samples in those of c's languages that memo
@@ -259,12 +260,7 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 			// wordHalves, with each byte's symbol looked up in place.
 			prev := 0
 			for _, b := range word {
-				sym := 0
-				if b < 0x80 {
-					sym = int(ln.ascii[b])
-				} else {
-					sym = int(ln.high[b-0x80])
-				}
+				sym := int(ln.syms[b])
 				if sym == 0 {
 					half += 2 * foreignLetter
 				} else {

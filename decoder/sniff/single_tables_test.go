@@ -82,7 +82,11 @@ func deriveASCII() (glyphs [0x80]glyph, syms [len(alphaLangs)][0x80]uint8) {
 func deriveSingle(name string) *singleByte {
 	c := charset.MustLookup(name)
 	alpha := alphaOf(name)
-	sb := &singleByte{syms: make([][0x80]uint8, len(alpha))}
+	sb := &singleByte{syms: make([][0x100]uint8, len(alpha))}
+	_, ascii := deriveASCII()
+	for k, i := range alpha {
+		copy(sb.syms[k][:0x80], ascii[i][:])
+	}
 	var high [0x80]byte
 	for b := range high {
 		high[b] = byte(0x80 + b)
@@ -102,7 +106,7 @@ func deriveSingle(name string) *singleByte {
 		sb.glyphs[h] = g
 		if g.flags&fWord != 0 {
 			for k, i := range alpha {
-				sb.syms[k][h] = alphabetSym(i, g.lower)
+				sb.syms[k][0x80+h] = alphabetSym(i, g.lower)
 			}
 		}
 	}
@@ -261,7 +265,7 @@ func generateSingleTables() ([]byte, error) {
 		}
 		b.WriteString("\n},\nglyphs: [0x80]glyph{\n")
 		writeGlyphs(&b, sb.glyphs[:])
-		b.WriteString("},\nsyms: [][0x80]uint8{\n")
+		b.WriteString("},\nsyms: [][0x100]uint8{\n")
 		for k, i := range alphaOf(n) {
 			fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
 			writeUint8s(&b, sb.syms[k][:])
