@@ -25,9 +25,10 @@ type lang struct {
 	*alphaLang
 	letters []rune       // the alphabet's letters, sorted
 	ascii   *[0x80]uint8 // find's answer for ASCII, most of any text
+	index   int          // the place in alphaLangs
 }
 
-func langOf(i int) lang { return lang{&alphaLangs[i], alphaLetters[i], &asciiSyms[i]} }
+func langOf(i int) lang { return lang{&alphaLangs[i], alphaLetters[i], &asciiSyms[i], i} }
 
 // Costs in bits shared by every model, so that what all candidates decode
 // alike weighs alike.
@@ -75,6 +76,42 @@ func (l *lang) findHigh(r rune) uint8 {
 		return 0
 	}
 	return uint8(i + 1)
+}
+
+// symCache remembers find's answers for the letters 0x80 and up a text
+// holds, in a small table indexed by a hash of the letter, one answer per
+// language: a paragraph repeats its few dozen letters, and each would be
+// searched for again in every language that reads it.
+type symCache struct {
+	letters [256]rune // 0 where empty: rune 0 is ASCII, never kept
+	// syms[h][i] is find's answer in alphaLangs[i] for letters[h], or
+	// unknownSym.
+	syms [256][len(alphaLangs)]uint8
+}
+
+// unknownSym marks an answer not asked for yet: no alphabet has 255 letters.
+const unknownSym = 0xFF
+
+// find is l.find(r).
+func (c *symCache) find(l *lang, r rune) uint8 {
+	if r < 0x80 {
+		return l.ascii[r]
+	}
+	if r > l.letters[len(l.letters)-1] || r < l.letters[0] {
+		return 0 // another script: no search, nothing to remember
+	}
+	h := uint32(r) * 0x9E3779B1 >> 24
+	if c.letters[h] != r {
+		c.letters[h] = r
+		for i := range c.syms[h] {
+			c.syms[h][i] = unknownSym
+		}
+	}
+	k := &c.syms[h][l.index]
+	if *k == unknownSym {
+		*k = l.findHigh(r)
+	}
+	return *k
 }
 
 // size is the number of symbols: the letters and the word boundary.
@@ -321,12 +358,13 @@ func nonLetterCost(r rune) float64 {
 // textScorer scores decoded text (UTF-8 input, windows-1258) with any of
 // the alphabetic models, finding each symbol by search.
 type textScorer struct {
-	glyphs glyphCache
-	nfc    []byte // a composed text
-	gs     []glyph
-	syms   []uint8
-	words  []span
-	fixed  float64
+	glyphs  glyphCache
+	syms    symCache
+	nfc     []byte // a composed text
+	gs      []glyph
+	symbols []uint8
+	words   []span
+	fixed   float64
 }
 
 // load composes the texts (NFC, Unicode Standard Annex #15: Vietnamese in
@@ -371,11 +409,11 @@ func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
 		}
 		// Looked up word by word: a language that stops early looks
 		// up no more.
-		syms := s.syms[:0]
+		syms := s.symbols[:0]
 		for _, g := range s.gs[w.start:w.end] {
-			syms = append(syms, l.find(g.lower))
+			syms = append(syms, s.syms.find(&l, g.lower))
 		}
-		s.syms = syms
+		s.symbols = syms
 		half += l.wordHalves(syms)
 	}
 	return -(s.fixed + float64(half)/2), false
@@ -386,7 +424,7 @@ func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
 func (s *textScorer) hasLetterOf(l *lang) bool {
 	for _, w := range s.words {
 		for _, g := range s.gs[w.start:w.end] {
-			if g.flags&fHigh != 0 && l.find(g.lower) != 0 {
+			if g.flags&fHigh != 0 && s.syms.find(l, g.lower) != 0 {
 				return true
 			}
 		}

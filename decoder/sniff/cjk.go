@@ -61,6 +61,13 @@ const (
 // between Latin letters is what Latin text misread looks like.
 const scriptSwitchCost = 6
 
+// allLetters reports whether r is in a block whose every code point is a
+// letter (TestTheLetterBlocksAreAllLetters): the ideographs and the hangul
+// syllables, most of CJK text, need no lookup in the Unicode tables.
+func allLetters(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0xAC00 && r <= 0xD7A3
+}
+
 // cjkCost is -log2 of the probability of t in language l, in bits, or
 // +Inf once it passes limit: every term is at least 0 (see pruneMargin).
 func cjkCost(l cjkLang, t string, gc *glyphCache, limit float64) float64 {
@@ -82,7 +89,7 @@ func cjkCost(l cjkLang, t string, gc *glyphCache, limit float64) float64 {
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
 		letter := r < 0x80 && isWordRune(r)
-		isCJK := r >= 0x80 && gc.isWord(r)
+		isCJK := r >= 0x80 && (allLetters(r) || gc.isWord(r))
 		if letter && prevCJK || isCJK && prevLetter {
 			total += scriptSwitchCost
 		}

@@ -39,7 +39,7 @@ func TestDecodeCleanAgreesWithCharset(t *testing.T) {
 	}
 	var fast, exact scratch
 	for _, c := range cands {
-		if c.sb != nil {
+		if c.c == nil {
 			continue // scored from its byte table, never decoded
 		}
 		t.Run(c.name, func(t *testing.T) {

@@ -21,12 +21,12 @@ const probeBytes = 64
 // multibyte encodings find an invalid sequence early in text of another)
 // and the likeliest winners when valid; then the single-byte ones, ranked
 // on the first probeBytes of the text when there is more; last
-// windows-1258, dearest to score (its text is composed before scoring).
-// With pruning off, the order is the candidates'.
+// windows-1258, dearest to score when its text needs composing. With
+// pruning off, the order is the candidates'.
 func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri priors, utf8Valid bool) []int {
 	order := sc.order[:0]
 	for i, c := range cands {
-		if c.sb == nil && !c.nfc || !pruning {
+		if c.sb == nil || !pruning {
 			order = append(order, i)
 		}
 	}
@@ -36,13 +36,13 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 	}
 	n := len(order)
 	for i, c := range cands {
-		if c.sb != nil {
+		if c.sb != nil && !c.nfc {
 			order = append(order, i)
 		}
 	}
 	singles := order[n:]
 	for i, c := range cands {
-		if c.nfc && c.sb == nil {
+		if c.nfc {
 			order = append(order, i)
 		}
 	}
@@ -120,7 +120,7 @@ func (c *candidate) unigramScore(sc *scratch, pri priors) float64 {
 	best := negInf
 	for k, li := range c.alpha {
 		l := langOf(li)
-		high := &c.sb.syms[k]
+		high := (*[0x80]uint8)(c.sb.syms[k][0x80:])
 		half := other
 		for _, h := range sc.present {
 			switch sym := high[h]; {

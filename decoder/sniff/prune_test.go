@@ -150,3 +150,37 @@ func BenchmarkSniffLongForm(b *testing.B) {
 		}
 	}
 }
+
+// windows-1258 text that needs no composing is scored from the byte table,
+// the rest by decoding and composing it: both ways give the same score to
+// the last bit.
+func TestWindows1258TableScoresAsTheDecoder(t *testing.T) {
+	rows := append(loadRows(t, corpusPath), loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl"))...)
+	var c *candidate
+	for _, x := range candidates.Get() {
+		if x.name == "windows-1258" {
+			c = x
+		}
+	}
+	pri := priorsFor(Evidence{})
+	var table, decoded scratch
+	byTable := 0
+	for _, r := range rows {
+		for _, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {[]byte("\xe0 \xa9 1"), r.raw}} {
+			table.resetTexts()
+			got, cleanGot, ok := c.scoreSingle(samples, pri, &table, negInf)
+			if !ok {
+				continue
+			}
+			byTable++
+			decoded.resetTexts()
+			want, cleanWant := c.evaluateDecoded(samples, pri, &decoded, negInf)
+			if got != want || cleanGot != cleanWant {
+				t.Fatalf("% x: byte table %v (clean %v), decoded %v (clean %v)", samples, got, cleanGot, want, cleanWant)
+			}
+		}
+	}
+	if byTable < len(rows) {
+		t.Errorf("the byte table scored %d inputs of %d", byTable, 3*len(rows))
+	}
+}

@@ -2,6 +2,7 @@ package sniff
 
 import (
 	"bytes"
+	"math"
 	"unicode/utf8"
 )
 
@@ -16,9 +17,10 @@ type singleByte struct {
 	valid  [0x80]bool // false where the encoding leaves the byte unassigned
 	runes  [0x80]rune // U+FFFD where invalid
 	glyphs [0x80]glyph
-	// syms[k][b-0x80] is byte b's symbol in the candidate's k-th language
-	// (alphaLangs[c.alpha[k]]).
-	syms [][0x80]uint8
+	// syms[k][b] is byte b's symbol in the candidate's k-th language
+	// (alphaLangs[c.alpha[k]]), the ASCII bytes' included: a letter is
+	// looked up in one table, whatever its byte.
+	syms [][0x100]uint8
 }
 
 // maxLangs bounds the languages of one candidate.
@@ -26,7 +28,8 @@ const maxLangs = 12
 
 // scoreSingle scores a single-byte candidate; clean is false when a byte
 // is invalid. A score below floor is not worth knowing: it is then -Inf
-// (see evaluate).
+// (see evaluate). ok is false when the byte table cannot score the
+// samples, windows-1258 text that needs composing: evaluate decodes it.
 //
 // Candidates that decode the samples alike share what each language makes
 // of the text (sc.memo): a Latin text reads the same in windows-1252,
@@ -35,42 +38,100 @@ const maxLangs = 12
 // word by word, each stopping once it costs more than it may (see
 // lettersCost), and the candidate stops when they all have: a paragraph
 // in another charset is given up after a few words.
-func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean bool) {
-	sb := c.sb
-	for _, s := range samples {
-		for _, b := range s {
-			if b >= 0x80 && !sb.valid[b-0x80] {
-				return negInf, false
-			}
-		}
-	}
+func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean, ok bool) {
 	// The decoded text groups c with the candidates that read the bytes
 	// alike, and keys what its languages make of it.
-	sc.key = c.appendKey(sc.key[:0], samples)
+	if sc.key, clean = c.appendKey(sc.key[:0], samples); !clean {
+		return negInf, false, true
+	}
+	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
+	if c.nfc {
+		if !c.composed(samples) {
+			return 0, false, false
+		}
+		letters = highLetters(c, samples)
+	}
 	sc.keyText = sc.textID(sc.key)
 	memo := &sc.memo[sc.keyText]
 	var (
 		limits [maxLangs]float64
 		todo   = false
 	)
-	for k, li := range c.alpha {
+	for k, ln := range c.lanes {
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
-		limits[k] = costLimit(pri.of(alphaLangs[li].name) + c.base - floor)
-		todo = todo || !memo[li].knows(limits[k])
+		limits[k] = costLimit(pri.of(ln.name) + c.base - floor)
+		todo = todo || !memo[ln.li].knows(limits[k])
 	}
 	if todo {
 		c.scoreLanguages(samples, sc, memo, &limits)
 	}
-	best := negInf
-	for _, li := range c.alpha {
+	best, over := negInf, false
+	for k, ln := range c.lanes {
+		if letters&hasHighLetter != 0 && letters&(1<<k) == 0 {
+			continue // see textScorer.score: some other language does better
+		}
 		// A cost above the limit, known from a candidate that allowed
 		// more, can only lose, as the -Inf of a stopped language does.
-		if m := memo[li]; !m.over {
-			best = max(best, pri.of(alphaLangs[li].name)-m.cost)
+		if m := memo[ln.li]; !m.over {
+			best = max(best, pri.of(ln.name)-m.cost)
+		} else {
+			over = true
 		}
 	}
-	return best + c.base, true
+	if c.nfc && math.IsInf(best, -1) && !over {
+		// No language of c has these letters: evaluate prices them as
+		// text in no particular language.
+		sc.keyText = -1
+		return 0, false, false
+	}
+	return best + c.base, true, true
+}
+
+// hasHighLetter is the bit of highLetters' answer that says the words hold a
+// high letter at all.
+const hasHighLetter = 1 << 15
+
+// composed reports whether c's byte table scores the samples exactly as
+// textScorer.load would score their decoding: within scoreLimit, and
+// without a combining mark (U+0300..U+036F, windows-1258's five tone
+// marks), without which every character c decodes to is in Normalization
+// Form C alone and after any other (TestWindows1258ComposesOnlyItsMarks):
+// there is nothing to compose.
+func (c *candidate) composed(samples [][]byte) bool {
+	n := len(samples) - 1 // the spaces between samples
+	for _, s := range samples {
+		n += len(s)
+		for _, b := range s {
+			if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+				return false
+			}
+		}
+	}
+	return n <= scoreLimit
+}
+
+// isCombining reports whether r is in the Combining Diacritical Marks block.
+func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
+
+// highLetters tells, for a candidate with a byte table, which of its lanes
+// know a letter 0x80 and up of the samples (bit k for lane k), and whether
+// there is any such letter (hasHighLetter): textScorer.score's rule.
+func highLetters(c *candidate, samples [][]byte) (letters uint16) {
+	for _, s := range samples {
+		for _, b := range s {
+			if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
+				continue
+			}
+			letters |= hasHighLetter
+			for k, ln := range c.lanes {
+				if ln.syms[b] != 0 {
+					letters |= 1 << k
+				}
+			}
+		}
+	}
+	return letters
 }
 
 // langMemo is what a language makes of a decoded text: its cost, or, with
@@ -137,6 +198,17 @@ func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
 }
 
+// lane is one of a single-byte candidate's languages, with the tables
+// scoring reads: made once with the candidates, so that a call sets up no
+// state per language but its running cost.
+type lane struct {
+	li      int           // the language's place in alphaLangs
+	name    string        // alphaLangs[li].name, for the priors
+	syms    *[0x100]uint8 // singleByte.syms[k]
+	bigrams string
+	m       int // symbols in the language: bigrams' row length
+}
+
 // scoreLanguages scores the samples in those of c's languages that memo
 // does not know under limits, and tells memo.
 func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64) {
@@ -157,21 +229,16 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 		}
 	}
 	sc.text.gs, sc.bytes = gs, bs
-	// The state of each language as the words go by.
-	type langState struct {
-		ascii, high *[0x80]uint8 // symbols of the bytes below and from 0x80
-		bigrams     string
-		m           int // symbols in the language: bigrams' row length
-		half        int // letter-pair costs so far, -1 once stopped
-	}
+	// halves are each lane's letter-pair costs so far, -1 once known
+	// or stopped.
 	var (
-		langs [maxLangs]langState
-		alive = 0
+		halves [maxLangs]int
+		alive  = 0
 	)
-	for k, li := range c.alpha {
-		langs[k] = langState{ascii: &asciiSyms[li], high: &sb.syms[k], bigrams: alphaLangs[li].bigrams, m: len(alphaLetters[li]) + 1}
-		if memo[li].knows(limits[k]) {
-			langs[k].half = -1
+	lanes := c.lanes
+	for k, ln := range lanes {
+		if memo[ln.li].knows(limits[k]) {
+			halves[k] = -1
 		} else {
 			alive++
 		}
@@ -184,54 +251,56 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 			break
 		}
 		word := bs[w.start:w.end]
-		for k := range c.alpha {
-			st := &langs[k]
-			if st.half < 0 {
+		for k := range lanes {
+			half := halves[k]
+			if half < 0 {
 				continue // known, or stopped
 			}
+			ln := &lanes[k]
 			// wordHalves, with each byte's symbol looked up in place.
-			half, prev := st.half, 0
+			prev := 0
 			for _, b := range word {
-				sym := 0
-				if b < 0x80 {
-					sym = int(st.ascii[b])
-				} else {
-					sym = int(st.high[b-0x80])
-				}
+				sym := int(ln.syms[b])
 				if sym == 0 {
 					half += 2 * foreignLetter
 				} else {
-					half += digit(st.bigrams[prev*st.m+sym])
+					half += digit(ln.bigrams[prev*ln.m+sym])
 				}
 				prev = sym
 			}
-			st.half = half + digit(st.bigrams[prev*st.m])
-			if fixed+float64(st.half)/2 > limits[k] {
-				st.half = -1
-				memo[c.alpha[k]] = langMemo{cost: limits[k], over: true}
+			half += digit(ln.bigrams[prev*ln.m])
+			halves[k] = half
+			if fixed+float64(half)/2 > limits[k] {
+				halves[k] = -1
+				memo[ln.li] = langMemo{cost: limits[k], over: true}
 				alive--
 			}
 		}
 	}
-	for k, li := range c.alpha {
-		if st := langs[k]; st.half >= 0 {
-			memo[li] = langMemo{cost: fixed + float64(st.half)/2}
+	for k, ln := range lanes {
+		if half := halves[k]; half >= 0 {
+			memo[ln.li] = langMemo{cost: fixed + float64(half)/2}
 		}
 	}
 }
 
 // appendKey appends the samples as c decodes them, each ended by a NUL
-// (joinKey's form).
-func (c *candidate) appendKey(key []byte, samples [][]byte) []byte {
+// (joinKey's form); ok is false, and key unfinished, at a byte c leaves
+// unassigned.
+func (c *candidate) appendKey(key []byte, samples [][]byte) (_ []byte, ok bool) {
+	sb := c.sb
 	for _, s := range samples {
 		for _, b := range s {
-			if b < 0x80 {
+			switch {
+			case b < 0x80:
 				key = append(key, b)
-			} else {
-				key = utf8.AppendRune(key, c.sb.runes[b-0x80])
+			case !sb.valid[b-0x80]:
+				return key, false
+			default:
+				key = utf8.AppendRune(key, sb.runes[b-0x80])
 			}
 		}
 		key = append(key, 0)
 	}
-	return key
+	return key, true
 }

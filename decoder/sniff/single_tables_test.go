@@ -14,6 +14,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/cgigate/cgigate/decoder/charset"
 	"github.com/cgigate/cgigate/internal/vectors"
 )
@@ -25,11 +27,11 @@ var writeSingleTables = flag.Bool("write-single-tables", false, "write single_ta
 const singleTablesFile = "single_tables.go"
 
 // singleNames are the candidates scored by byte table: the single-byte
-// ones but windows-1258, whose Vietnamese is composed before scoring.
+// ones (windows-1258 for text that needs no composing).
 func singleNames() []string {
 	var names []string
 	for _, e := range candidateList {
-		if e.cjk == noCJK && e.name != "windows-1258" {
+		if e.cjk == noCJK {
 			names = append(names, e.name)
 		}
 	}
@@ -80,7 +82,11 @@ func deriveASCII() (glyphs [0x80]glyph, syms [len(alphaLangs)][0x80]uint8) {
 func deriveSingle(name string) *singleByte {
 	c := charset.MustLookup(name)
 	alpha := alphaOf(name)
-	sb := &singleByte{syms: make([][0x80]uint8, len(alpha))}
+	sb := &singleByte{syms: make([][0x100]uint8, len(alpha))}
+	_, ascii := deriveASCII()
+	for k, i := range alpha {
+		copy(sb.syms[k][:0x80], ascii[i][:])
+	}
 	var high [0x80]byte
 	for b := range high {
 		high[b] = byte(0x80 + b)
@@ -100,7 +106,7 @@ func deriveSingle(name string) *singleByte {
 		sb.glyphs[h] = g
 		if g.flags&fWord != 0 {
 			for k, i := range alpha {
-				sb.syms[k][h] = alphabetSym(i, g.lower)
+				sb.syms[k][0x80+h] = alphabetSym(i, g.lower)
 			}
 		}
 	}
@@ -165,7 +171,7 @@ func TestSingleByteTables(t *testing.T) {
 	}
 	t.Run("every candidate scored by byte table has one, and only those", func(t *testing.T) {
 		for _, c := range candidates.Get() {
-			wantTable := c.cjk == noCJK && !c.nfc && !c.anyLanguage
+			wantTable := c.cjk == noCJK && !c.anyLanguage
 			if (c.sb != nil) != wantTable {
 				t.Errorf("%s: table %v, want one %v", c.name, c.sb != nil, wantTable)
 			}
@@ -259,7 +265,7 @@ func generateSingleTables() ([]byte, error) {
 		}
 		b.WriteString("\n},\nglyphs: [0x80]glyph{\n")
 		writeGlyphs(&b, sb.glyphs[:])
-		b.WriteString("},\nsyms: [][0x80]uint8{\n")
+		b.WriteString("},\nsyms: [][0x100]uint8{\n")
 		for k, i := range alphaOf(n) {
 			fmt.Fprintf(&b, "// %s\n{", alphaLangs[i].name)
 			writeUint8s(&b, sb.syms[k][:])
@@ -307,4 +313,46 @@ func tableVar(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// The byte table scores windows-1258 text only without its combining
+// marks: every other character it decodes to has canonical combining
+// class 0 and passes NFC's quick check, so that text of them is in NFC
+// (Unicode Standard Annex #15 § 9) and composing it changes nothing.
+func TestWindows1258ComposesOnlyItsMarks(t *testing.T) {
+	sb := singleTable("windows-1258")
+	marks := 0
+	for h, r := range sb.runes {
+		s := string(r)
+		inNFC := norm.NFC.PropertiesString(s).CCC() == 0 && norm.NFC.QuickSpanString(s) == len(s)
+		if isCombining(r) {
+			marks++
+		}
+		if inNFC == isCombining(r) {
+			t.Errorf("byte %02X, %U: in NFC alone %v, a combining mark %v", 0x80+h, r, inNFC, isCombining(r))
+		}
+	}
+	if marks != 5 {
+		t.Errorf("%d combining marks, want windows-1258's five tone marks", marks)
+	}
+}
+
+// symCache answers as find does, also once letters that hash alike have
+// pushed each other out of its table.
+func TestSymCacheAnswersAsFind(t *testing.T) {
+	var c symCache
+	for pass := range 2 {
+		for r := range rune(0x3000) {
+			g := glyphOf(r)
+			if g.flags&fWord == 0 {
+				continue
+			}
+			for i := range alphaLangs {
+				l := langOf(i)
+				if got, want := c.find(&l, g.lower), l.find(g.lower); got != want {
+					t.Fatalf("pass %d, %s: symCache says %d for %U, find %d", pass, l.name, got, g.lower, want)
+				}
+			}
+		}
+	}
 }

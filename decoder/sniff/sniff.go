@@ -220,7 +220,13 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	}
 	sum := 0.0
 	for i := range groups {
-		sum += math.Exp2((groups[i].weight - groups[best].weight) / temperature)
+		d := (groups[i].weight - groups[best].weight) / temperature
+		if d < -54 && sum >= 1 {
+			// 2^d is under half a unit in the last place of sum: adding
+			// it leaves sum as it is, without the dear call.
+			continue
+		}
+		sum += math.Exp2(d)
 	}
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
 }

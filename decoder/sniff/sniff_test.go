@@ -182,3 +182,13 @@ func TestSniffIsSafeForConcurrentUseAndDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// cjkCost takes the ideographs and hangul syllables for letters without
+// asking the Unicode tables: every code point of their blocks is one.
+func TestTheLetterBlocksAreAllLetters(t *testing.T) {
+	for r := rune(0x80); r <= 0xFFFF; r++ {
+		if allLetters(r) && !isWordRune(r) {
+			t.Fatalf("%U is taken for a letter but is none", r)
+		}
+	}
+}
