@@ -3,13 +3,17 @@
 // library must not change its program's scheduler.
 //
 // A CGI process answers one request with one goroutine of its own. With a
-// second P, every goroutine the runtime or an init starts (the GC's
-// sweeper and scavenger, os's finalizer goroutine, unique's cleanup
-// goroutine that net/netip's init brings) wakes a second thread that spins,
-// finds nothing and sleeps again: a context switch each time, and each P
-// fills its own allocation cache, touching pages of its own. A large body
-// keeps the default, where the GC's background workers on the other core
-// shorten the request's wall time.
+// second P, every goroutine the runtime or an init starts (os's finalizer
+// goroutine, unique's cleanup goroutine that net/netip's init brings, the
+// body's deadline pump) wakes a second thread that spins, finds nothing
+// and sleeps again: a context switch each time. On one P the voluntary
+// switches of a request fell by a sixth to a third (BENCHMARKS.md).
+// Page faults stay even: the second P made in schedinit has filled an
+// allocation cache by the time an init can run, and returning it costs
+// about as many faults as the rest of the process then saves; only
+// GOMAXPROCS in the environment avoids both. A large body keeps the
+// default, where the GC's background workers on the other core shorten
+// the request's wall time.
 //
 // The setting is made in an init rather than in main so that it comes
 // before the inits of the packages that start goroutines: packages are
