@@ -2,9 +2,7 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
-	"os"
 	"time"
 )
 
@@ -38,31 +36,29 @@ func cgiEnv(method, script, query, accept string) []string {
 type Timing struct {
 	Wall time.Duration // from just before the fork to the reaped exit
 	CPU  time.Duration // user + system time of the child (getrusage)
+	Counts
 }
 
 // Exec runs argv once with env, stdin and stdout on /dev/null. The fork
 // and exec from a Go parent are in Wall, the same for every program; CPU
 // is what the child itself used, what bounds req/s when the machine's
-// cores are the limit. When ctx ends the child is killed (command).
+// cores are the limit, and Counts its page faults and context switches
+// (getrusage). When ctx ends the child is killed (command).
 func Exec(ctx context.Context, argv, env []string) (Timing, error) {
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	cmd := command(ctx, argv[0], argv[1:]...)
+	closeAll, err := setStdio(cmd, env, "")
 	if err != nil {
 		return Timing{}, err
 	}
-	defer null.Close()
-	cmd := command(ctx, argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	defer closeAll()
 	t0 := time.Now()
 	err = cmd.Run()
 	t := Timing{Wall: time.Since(t0)}
 	if cmd.ProcessState != nil {
 		t.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		t.Counts = rusageCounts(cmd.ProcessState)
 	}
-	if err != nil {
-		return t, fmt.Errorf("bench: %s: %w", argv[0], err)
-	}
-	return t, nil
+	return t, wrapRunError(cmd, err)
 }
 
 // Program is one command line to time, with variables added to the CGI
@@ -79,6 +75,7 @@ type Cold struct {
 	Runs   int
 	Median time.Duration
 	CPU    time.Duration // median user + system time
+	Counts               // median page faults and context switches (getrusage)
 	// VsFloor is the median over runs of this run's wall time divided by
 	// the first program's (the C floor) in the same pass.
 	VsFloor float64
@@ -98,6 +95,8 @@ type Cold struct {
 func ColdStarts(ctx context.Context, progs []Program, runs int) ([]Cold, error) {
 	wall := make([][]float64, len(progs))
 	cpu := make([][]float64, len(progs))
+	faults := make([][]float64, len(progs))
+	switches := make([][]float64, len(progs))
 	ratios := make([][]float64, len(progs))
 	order := rand.New(rand.NewPCG(1, 2))
 	for pass := -1; pass < runs; pass++ {
@@ -119,13 +118,16 @@ func ColdStarts(ctx context.Context, progs []Program, runs int) ([]Cold, error) 
 		for i := range progs {
 			wall[i] = append(wall[i], float64(this[i].Wall))
 			cpu[i] = append(cpu[i], float64(this[i].CPU))
+			faults[i] = append(faults[i], float64(this[i].Faults))
+			switches[i] = append(switches[i], float64(this[i].Switches))
 			ratios[i] = append(ratios[i], float64(this[i].Wall)/float64(this[0].Wall))
 		}
 	}
 	var out []Cold
 	for i, p := range progs {
 		out = append(out, Cold{Name: p.Name, Runs: runs, Median: time.Duration(Median(wall[i])),
-			CPU: time.Duration(Median(cpu[i])), VsFloor: Median(ratios[i])})
+			CPU: time.Duration(Median(cpu[i])), VsFloor: Median(ratios[i]),
+			Counts: Counts{Faults: int64(Median(faults[i])), Switches: int64(Median(switches[i]))}})
 	}
 	return out, nil
 }

@@ -32,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/cgigate/cgigate/cgi"
+	_ "github.com/cgigate/cgigate/internal/cgiprocs" // GOMAXPROCS=1 for a small CGI request, set before the other inits
 	"github.com/cgigate/cgigate/internal/cli"
 )
 

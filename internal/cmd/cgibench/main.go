@@ -49,6 +49,7 @@ type options struct {
 	gateway     string
 	raw         string
 	coldRuns    int
+	countRuns   int
 	initRuns    int
 	multipartMB []float64
 	urlencMB    []float64
@@ -57,7 +58,7 @@ type options struct {
 	plot        string // folder for the PNG charts, or ""
 }
 
-var parts = []string{"load", "cold", "init", "mem", "search"}
+var parts = []string{"load", "cold", "counts", "init", "mem", "search"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
@@ -85,7 +86,8 @@ const usageText = `usage: cgibench [flags] > report.md
 Measures cgigate beside its peers (a C floor, Perl CGI.pm, Python
 cgi.FieldStorage, Go net/http/cgi) under a real Apache on 127.0.0.1 and
 prints a Markdown report on stdout, progress on stderr: load (wrk), cold
-start, package initialisation, peak RSS of large bodies, ISINDEX search.
+start, page faults and context switches per process, package
+initialisation, peak RSS of large bodies, ISINDEX search.
 It builds the Go programs, so it runs from the module's root (go run
 ./internal/cmd/cgibench). SIGINT, SIGTERM or SIGHUP stops it at any
 point, servers stopped and temporary folders removed. Exit status: 0
@@ -108,6 +110,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.gateway, "gateway", "", "a prebuilt cgigate (default: build ./cmd/cgigate with CGO_ENABLED=0)")
 	fl.StringVar(&o.raw, "raw", "", "write every load sample as JSON to `FILE`")
 	fl.IntVar(&o.coldRuns, "cold-runs", 200, "cold-start runs per program")
+	fl.IntVar(&o.countRuns, "count-runs", 50, "runs per program and request for the page-fault and context-switch counts")
 	fl.IntVar(&o.initRuns, "init-runs", 30, "GODEBUG=inittrace=1 runs")
 	mp := fl.String("mem-multipart", "25,50,100,200", "multipart upload sizes in MB (10^6 bytes)")
 	ue := fl.String("mem-urlencoded", "1.25,2.5,5,10", "urlencoded body sizes in MB")
@@ -261,11 +264,19 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		fmt.Fprintln(w, "Wall: fork in the Go parent to reaped exit. CPU: the child's user + system time (getrusage), what bounds req/s when the cores are the limit.")
 		fmt.Fprintln(w, referencesText)
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| program | wall (median) | × C floor (median of per-run ratios) | CPU (median) |\n|---|---:|---:|---:|")
+		fmt.Fprintln(w, "Page faults and context switches: medians of the same runs (getrusage's minflt + majflt, nvcsw + nivcsw).")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| program | wall (median) | × C floor (median of per-run ratios) | CPU (median) | page faults | context switches |\n|---|---:|---:|---:|---:|---:|")
 		for _, c := range colds {
-			fmt.Fprintf(w, "| %s | %s | %.2fx | %s |\n", c.Name, bench.FormatDuration(c.Median), c.VsFloor, bench.FormatDuration(c.CPU))
+			fmt.Fprintf(w, "| %s | %s | %.2fx | %s | %d | %d |\n", c.Name, bench.FormatDuration(c.Median), c.VsFloor, bench.FormatDuration(c.CPU), c.Faults, c.Switches)
 		}
 		fmt.Fprintln(w)
+	}
+	if o.want("counts") {
+		fmt.Fprintln(progress, "cgibench: page faults and context switches")
+		if err := reportCounts(ctx, w, build, argv, o.countRuns); err != nil {
+			return err
+		}
 	}
 	if o.want("init") {
 		fmt.Fprintln(progress, "cgibench: inittrace")
@@ -546,4 +557,44 @@ func writeRaw(path string, res bench.Results) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// reportCounts writes what one process of each Go program touches per
+// request kind, against go-hello: perf's software events where perf
+// works, else getrusage.
+func reportCounts(ctx context.Context, w io.Writer, dir string, argv map[string][]string, runs int) error {
+	reqs, err := bench.CountedRequests(ctx, filepath.Join(dir, "counts"), argv[bench.Gateway][0])
+	if err != nil {
+		return err
+	}
+	usePerf, source := bench.PerfWorks(ctx), bench.FromRusage
+	if usePerf {
+		source = bench.FromPerf
+	}
+	fmt.Fprintf(w, "## Page faults and context switches per process (%s, median of %d runs each)\n\n", source, runs)
+	fmt.Fprintln(w, "| request | program | page faults | × go-hello | context switches | × go-hello |\n|---|---|---:|---:|---:|---:|")
+	for _, r := range reqs {
+		var hello bench.Counts
+		for _, name := range []string{bench.GoHello, bench.GoCGI, bench.Gateway} {
+			c, err := bench.CountRuns(ctx, append(argv[name], r.Args...), r.Env, r.Stdin, runs, usePerf)
+			if err != nil {
+				return err
+			}
+			if name == bench.GoHello {
+				hello = c
+			}
+			fmt.Fprintf(w, "| %s | %s | %d | %s | %d | %s |\n", r.Name, name,
+				c.Faults, timesOf(c.Faults, hello.Faults), c.Switches, timesOf(c.Switches, hello.Switches))
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// timesOf is x/of as "1.23x", or "-" when of is zero.
+func timesOf(x, of int64) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", float64(x)/float64(of))
 }
