@@ -12,6 +12,7 @@ import (
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/decoder"
 	"github.com/cgigate/cgigate/internal/lazy"
+	"github.com/cgigate/cgigate/search"
 )
 
 // gateway is the cgigate handler: the ISINDEX prompt, searches, form
@@ -53,12 +54,12 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	res := newResult(form)
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
-		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
+		q, err := search.ParseQuery(form.Keywords, g.maxKeywords())
 		if err != nil {
 			cgi.WriteError(w, r, err)
 			return
 		}
-		results, warns, err := search(g.cfg.indexDir, needles)
+		results, warns, err := (&search.Folder{Dir: g.cfg.indexDir}).Search(q)
 		if err != nil {
 			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return

@@ -29,6 +29,7 @@ import (
 	"syscall"
 
 	"github.com/cgigate/cgigate/cgi"
+	"github.com/cgigate/cgigate/search"
 )
 
 func main() {
@@ -60,7 +61,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fl.SetOutput(stderr)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
 	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
-	indexDir := fl.String("index", "", "build the search index `DIR`/"+indexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
+	indexDir := fl.String("index", "", "build the search index `DIR`/"+search.IndexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit; searches trust it and never compare it with the documents: rerun after changing them")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s %s\n\nRun by a web server with GATEWAY_INTERFACE set, it answers one CGI request.\n\n", args[0], modesUsage)
 		fl.PrintDefaults()

@@ -48,7 +48,7 @@ func randomResults(n int) []result {
 			res.Files = append(res.Files, fileJSON{pick(), pick(), "text/plain", rng.Int64N(1 << 40), "ab"})
 		}
 		for range rng.IntN(2) {
-			res.Results = append(res.Results, searchResult{pick(), "/d/" + pick(), pick(), rng.Float64() * 3})
+			res.Results = append(res.Results, searchResult{Title: pick(), URL: "/d/" + pick(), Snippet: pick(), Score: rng.Float64() * 3})
 		}
 		for range rng.IntN(3) {
 			res.Warnings = append(res.Warnings, pick())

@@ -1,9 +1,8 @@
-package main
+package search
 
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
@@ -54,7 +53,7 @@ import (
 // warnings by their CRCs in the header, each posting list and record by
 // its own. A mismatch is errCorruptIndex.
 const (
-	indexName   = ".cgigate-index"
+	IndexName   = ".cgigate-index"
 	indexMagic  = "CGIGIX\x00\x01"
 	nSections   = 6
 	sectionSize = 8 + 8 + 4
@@ -94,8 +93,8 @@ func (e *indexError) Unwrap() error { return e.Err }
 // errCorruptIndex is an index file whose bytes are not what was written.
 var errCorruptIndex = errors.New("corrupt index file")
 
-// indexStats is what building an index wrote.
-type indexStats struct {
+// Stats is what building an index wrote.
+type Stats struct {
 	Path     string
 	Docs     int
 	Terms    int
@@ -114,7 +113,7 @@ type indexPosting struct {
 	text, title uint32
 }
 
-// buildIndex writes dir's index file: it walks dir as a search does
+// Build writes the folder's index file: it walks dir as a search does
 // (eachDoc), folds each title and text with fold, the function the query's
 // words go through, and writes the file to a temporary name in dir, synced,
 // then renamed over the old one, so that a CGI process opening it meanwhile
@@ -122,15 +121,16 @@ type indexPosting struct {
 // atomic within a file system).
 //
 // dir may be a symbolic link: it is resolved once, as search does.
-func buildIndex(dir string) (indexStats, error) {
-	path := filepath.Join(dir, indexName)
-	st := indexStats{Path: path}
-	fail := func(err error) (indexStats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
+func (f *Folder) Build() (Stats, error) {
+	dir := f.Dir
+	path := filepath.Join(dir, IndexName)
+	st := Stats{Path: path}
+	fail := func(err error) (Stats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
 	dir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return fail(err)
 	}
-	tmp, err := os.CreateTemp(dir, indexName+"-*.tmp")
+	tmp, err := os.CreateTemp(dir, IndexName+"-*.tmp")
 	if err != nil {
 		return fail(err)
 	}
@@ -294,19 +294,4 @@ func (w *offsetWriter) write(b []byte) error {
 	n, err := w.f.Write(b)
 	w.off += int64(n)
 	return err
-}
-
-// runIndex is "cgigate -index DIR": it builds the index and says what it
-// wrote on stdout, the documents it skipped on stderr.
-func runIndex(dir string, stdout, stderr io.Writer) int {
-	st, err := buildIndex(dir)
-	for _, w := range st.Warnings {
-		fmt.Fprintf(stderr, "cgigate: %s\n", w)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cgigate: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "cgigate: indexed %d documents, %d terms, %d bytes in %s\n", st.Docs, st.Terms, st.Bytes, st.Path)
-	return 0
 }

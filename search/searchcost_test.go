@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"errors"
@@ -45,7 +45,7 @@ func indexCost(t testing.TB, path string, needles []needle) searchCost {
 
 func TestQueryCostIsBounded(t *testing.T) {
 	dir := corpus(t, 300, 3)
-	st, err := buildIndex(dir)
+	st, err := (&Folder{Dir: dir}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +99,6 @@ func TestQueryCostIsBounded(t *testing.T) {
 			}
 		}
 	})
-	t.Run("an ISINDEX query of 2,000 words in one keyword is a 413", func(t *testing.T) {
-		q := strings.Repeat("e%20", 1999) + "e"
-		a := get(t, q, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-		if msg, _ := jsonError(t, a.body); a.status != 413 || !strings.Contains(msg, "more than 100 keywords") {
-			t.Errorf("status %d %q", a.status, msg)
-		}
-	})
 }
 
 // BenchmarkWorstQuery searches the generated documents for the worst
@@ -116,7 +109,7 @@ func TestQueryCostIsBounded(t *testing.T) {
 //	go test -run '^$' -bench WorstQuery -benchtime 3x ./cmd/cgigate
 func BenchmarkWorstQuery(b *testing.B) {
 	dir := searchCorpus(b)
-	path := filepath.Join(dir, indexName)
+	path := filepath.Join(dir, IndexName)
 	worst, one := needlesOf(b, worstQuery()...), needlesOf(b, "a")
 	for _, way := range []struct {
 		name   string

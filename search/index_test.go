@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/cgigate/cgigate/bench"
+	"github.com/cgigate/cgigate/internal/testdocs"
 )
 
 // trickyDocs are documents whose folding moves text around: NFKC that
@@ -38,15 +39,7 @@ func corpus(t testing.TB, n int, seed uint64) string {
 	if err := bench.GenerateIndex(dir, n, seed); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range trickyDocs {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testdocs.Write(t, dir, trickyDocs)
 	return dir
 }
 
@@ -106,7 +99,7 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		t.Run(fmt.Sprintf("a generated corpus, seed %d, gives the same results and warnings both ways", seed), func(t *testing.T) {
 			dir := corpus(t, 120, seed)
-			st, err := buildIndex(dir)
+			st, err := (&Folder{Dir: dir}).Build()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +137,7 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 	}
 	t.Run("the generator's own query, needle haystack, gives the same ranking", func(t *testing.T) {
 		dir := corpus(t, 1000, 9)
-		st, err := buildIndex(dir)
+		st, err := (&Folder{Dir: dir}).Build()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,13 +208,15 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		"street.html": "<title>Die Straße</title><p>Eine Straße in Berlin</p>",
 		"other.txt":   "nothing to see",
 	})
-	path := filepath.Join(dir, indexName)
+	path := filepath.Join(dir, IndexName)
 	query := "strasse"
-	want := jsonResult(t, get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+	want := searchFolder(t, dir, query)
 	if len(want.Results) != 2 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	buildWithBinary(t, dir)
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
+		t.Fatal(err)
+	}
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -256,19 +251,19 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.breakIt(t)
-			a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-			if a.status != 200 {
-				t.Fatalf("status %d: %s", a.status, a.body)
+			a := searchFolder(t, dir, query)
+			if a.err != nil {
+				t.Fatal(a.err)
 			}
-			r := jsonResult(t, a.body)
+			r := a
 			if !reflect.DeepEqual(r.Results, want.Results) {
 				t.Errorf("results %+v; want %+v", r.Results, want.Results)
 			}
-			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(a.body, dir) {
+			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(strings.Join(a.Warnings, "\n"), dir) {
 				t.Errorf("warnings %q (the answer must not name server paths)", r.Warnings)
 			}
-			if !strings.Contains(a.stderr, tc.logs) || !strings.Contains(a.stderr, path) {
-				t.Errorf("stderr %q; want %q and the path", a.stderr, tc.logs)
+			if !strings.Contains(a.log, tc.logs) || !strings.Contains(a.log, path) {
+				t.Errorf("stderr %q; want %q and the path", a.log, tc.logs)
 			}
 		})
 	}
@@ -278,81 +273,24 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		}
 		os.WriteFile(path, good, 0o644)
 		os.Chmod(path, 0)
-		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		a := searchFolder(t, dir, query)
 		os.Chmod(path, 0o644)
-		if r := jsonResult(t, a.body); a.status != 200 || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.stderr, "permission denied") {
-			t.Errorf("status %d results %+v stderr %q", a.status, r.Results, a.stderr)
+		if r := a; a.err != nil || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.log, "permission denied") {
+			t.Errorf("error %v results %+v log %q", a.err, r.Results, a.log)
 		}
 	})
 	t.Run("no index is no warning: the documents are scanned", func(t *testing.T) {
 		os.Remove(path)
-		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-		if r := jsonResult(t, a.body); len(r.Warnings) != 0 || a.stderr != "" || !reflect.DeepEqual(r.Results, want.Results) {
-			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.stderr)
-		}
-	})
-}
-
-func TestIndexCommand(t *testing.T) {
-	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "bad.txt": "\xff"})
-	path := filepath.Join(dir, indexName)
-	t.Run("cgigate -index writes a file others can read, says what it wrote, and leaves no temporary file", func(t *testing.T) {
-		cmd := execCommand("-index", dir)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v: %s", err, errb.String())
-		}
-		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "bad.txt skipped: not valid UTF-8") {
-			t.Errorf("stdout %q stderr %q", out.String(), errb.String())
-		}
-		fi, err := os.Stat(path)
-		if err != nil || fi.Mode().Perm() != 0o644 {
-			t.Fatalf("%v %v", fi, err)
-		}
-		left, _ := filepath.Glob(filepath.Join(dir, indexName+"-*"))
-		if len(left) != 0 {
-			t.Errorf("left behind: %q", left)
-		}
-	})
-	t.Run("the index is trusted until rebuilt: a new document is found only after cgigate -index", func(t *testing.T) {
-		os.WriteFile(filepath.Join(dir, "new.txt"), []byte("alpha again"), 0o644)
-		urls := func() []string {
-			var u []string
-			for _, r := range jsonResult(t, get(t, "alpha", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body).Results {
-				u = append(u, r.URL)
-			}
-			return u
-		}
-		if got := urls(); len(got) != 2 {
-			t.Errorf("before rebuilding: %q", got)
-		}
-		buildWithBinary(t, dir)
-		if got := urls(); len(got) != 3 {
-			t.Errorf("after rebuilding: %q", got)
-		}
-	})
-	t.Run("a folder that does not exist is exit status 1 with the reason", func(t *testing.T) {
-		out, err := execCommand("-index", filepath.Join(dir, "nope")).CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "nope") {
-			t.Errorf("%v %q", err, out)
-		}
-	})
-	t.Run("in CGI mode -index in argv is an ISINDEX word, never the option", func(t *testing.T) {
-		other := makeIndex(t, map[string]string{"x.txt": "index"})
-		a := runCGI(t, cgiEnv("QUERY_STRING", "-index+"+other, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json"), []string{"-index", other}, strings.NewReader(""))
-		if a.status != 200 {
-			t.Errorf("status %d", a.status)
-		}
-		if _, err := os.Stat(filepath.Join(other, indexName)); err == nil {
-			t.Error("an index was built from argv")
+		a := searchFolder(t, dir, query)
+		if r := a; len(r.Warnings) != 0 || a.log != "" || !reflect.DeepEqual(r.Results, want.Results) {
+			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.log)
 		}
 	})
 }
 
 func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
 	dir := makeIndex(t, trickyDocs)
-	st, err := buildIndex(dir)
+	st, err := (&Folder{Dir: dir}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"encoding/binary"
@@ -36,7 +36,7 @@ type searchCost struct {
 // searchIndex answers a search from the index file at path. An error that
 // wraps fs.ErrNotExist means there is no index (the scan answers); any
 // other means the index cannot be used.
-func searchIndex(path string, needles []needle) ([]searchResult, []string, error) {
+func searchIndex(path string, needles []needle) ([]Result, []string, error) {
 	ix, err := openIndex(path)
 	if err != nil {
 		return nil, nil, err
@@ -206,7 +206,7 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) search(needles []needle) ([]searchResult, error) {
+func (ix *index) search(needles []needle) ([]Result, error) {
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
 		weight int
@@ -271,7 +271,7 @@ func (ix *index) search(needles []needle) ([]searchResult, error) {
 	if len(cands) > maxResults {
 		cands = cands[:maxResults]
 	}
-	var results []searchResult
+	var results []Result
 	for _, d := range cands {
 		ix.cost.records++
 		rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
