@@ -152,7 +152,7 @@ func (f *Folder) Build() (Stats, error) {
 	postings := map[string][]indexPosting{}
 	counts := map[string]*indexPosting{}
 	var rec []byte
-	warns, err := eachDoc(dir, func(rel, title, text string) error {
+	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
 		rec = appendString(appendString(appendString(rec[:0], rel), title), text)
 		var d doc
 		d.url = docURL(rel)

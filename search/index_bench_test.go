@@ -36,11 +36,11 @@ func BenchmarkSearch(b *testing.B) {
 			var ix, sc time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				if _, _, err := searchIndex(path, needles); err != nil {
+				if _, err := searchIndex(path, needles); err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, _, err := scan(dir, needles); err != nil {
+				if _, _, err := testFolder.scan(dir, needles); err != nil {
 					b.Fatal(err)
 				}
 				ix, sc = ix+t1.Sub(t0), sc+time.Since(t1)

@@ -36,17 +36,17 @@ type searchCost struct {
 // searchIndex answers a search from the index file at path. An error that
 // wraps fs.ErrNotExist means there is no index (the scan answers); any
 // other means the index cannot be used.
-func searchIndex(path string, needles []needle) ([]Result, []string, error) {
+func searchIndex(path string, needles []needle) ([]Result, error) {
 	ix, err := openIndex(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer ix.f.Close()
 	results, err := ix.search(needles)
 	if err != nil {
-		return nil, nil, &indexError{Op: "read", Path: path, Err: err}
+		return nil, &indexError{Op: "read", Path: path, Err: err}
 	}
-	return results, ix.warns, nil
+	return results, nil
 }
 
 // openIndex reads the header and the parts every query needs, checking

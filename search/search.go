@@ -55,8 +55,14 @@ func ParseQuery(keywords []string, maxWords int) (*Query, error) {
 type Folder struct {
 	// Dir holds the documents: .txt and .html files, in subfolders too.
 	Dir string
+	// TextCharset is the charset (a WHATWG or IANA label) of the .txt
+	// documents that are neither valid UTF-8 nor marked by a byte order
+	// mark; empty: each is sniffed. HTML documents say theirs in a <meta>,
+	// or are sniffed (decodeDoc).
+	TextCharset string
 	// Log receives what the site's owner must know and a visitor must
-	// not see (an index that cannot be used); nil: the log package.
+	// not see (an index that cannot be used, a document skipped by a
+	// scan); nil: the log package.
 	Log func(format string, args ...any)
 }
 
@@ -90,8 +96,9 @@ func (f *Folder) logf(format string, args ...any) {
 // that cannot be used (corrupt, unreadable, another version) is logged
 // and the documents are scanned, with a warning in the answer.
 //
-// A document that cannot be read or is not valid UTF-8 is skipped with a
-// warning; a missing or unreadable dir is a server fault.
+// A document that cannot be read is skipped: the scan logs it, Build
+// reports it; a visitor never sees server file names. A missing or
+// unreadable dir is a server fault.
 func (f *Folder) Search(q *Query) ([]Result, []string, error) {
 	dir, needles := f.Dir, q.needles
 	if len(needles) == 0 {
@@ -101,19 +108,22 @@ func (f *Folder) Search(q *Query) ([]Result, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("index %w", err)
 	}
-	results, warns, err := searchIndex(filepath.Join(dir, IndexName), needles)
+	results, err := searchIndex(filepath.Join(dir, IndexName), needles)
 	if err == nil {
-		return results, warns, nil
+		return results, nil, nil
 	}
-	warns = nil
+	var warns []string
 	if !errors.Is(err, fs.ErrNotExist) {
 		// A broken index is the site's problem, not the client's: the
 		// reason goes to Apache's error log, the answer is still a search.
 		f.logf("cgigate: %v; searching the documents directly", err)
 		warns = append(warns, "search index unusable (see the server log): the documents were searched directly")
 	}
-	results, swarns, err := scan(dir, needles)
-	return results, append(warns, swarns...), err
+	results, skips, err := f.scan(dir, needles)
+	for _, s := range skips {
+		f.logf("cgigate: %s", s)
+	}
+	return results, warns, err
 }
 
 // needle is a word of the query, folded, and how many times the query
@@ -153,9 +163,9 @@ func queryNeedles(keywords []string, max int) ([]needle, error) {
 }
 
 // scan is the search without an index: it reads every document.
-func scan(dir string, needles []needle) ([]Result, []string, error) {
+func (f *Folder) scan(dir string, needles []needle) ([]Result, []string, error) {
 	var results []Result
-	warns, err := eachDoc(dir, func(rel, title, text string) error {
+	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
 		if r, ok := match(title, text, needles); ok {
 			r.URL = docURL(rel)
 			results = append(results, r)
@@ -192,7 +202,7 @@ func rank(results []Result) []Result {
 // is skipped with a warning; a missing or unreadable dir is an error. The
 // scan and the index builder both walk with it, so they see the same
 // documents.
-func eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
+func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
 	var warns []string
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
@@ -216,7 +226,7 @@ func eachDoc(dir string, fn func(rel, title, text string) error) ([]string, erro
 			warns = append(warns, fmt.Sprintf("index: %s skipped: a backslash in its name", r))
 			return nil
 		}
-		title, text, err := readDoc(path)
+		title, text, err := f.readDoc(path)
 		if err != nil {
 			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
 			return nil
@@ -272,27 +282,27 @@ func docURL(rel string) string {
 	return u
 }
 
-// readDoc returns a document's title and text.
-func readDoc(path string) (title, text string, err error) {
-	f, err := os.Open(path)
+// readDoc returns a document's title and text, read in its charset
+// (decodeDoc).
+func (f *Folder) readDoc(path string) (title, text string, err error) {
+	fd, err := os.Open(path)
 	if err != nil {
 		return "", "", err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxDocBytes+1))
+	defer fd.Close()
+	b, err := io.ReadAll(io.LimitReader(fd, maxDocBytes+1))
 	if err != nil {
 		return "", "", err
 	}
 	if len(b) > maxDocBytes {
 		return "", "", fmt.Errorf("larger than %d bytes", maxDocBytes)
 	}
-	if !utf8.Valid(b) {
-		return "", "", fmt.Errorf("not valid UTF-8")
+	html := !strings.EqualFold(filepath.Ext(path), ".txt")
+	text, _, _ = decodeDoc(b, html, f.TextCharset)
+	if !html {
+		return "", text, nil
 	}
-	if strings.EqualFold(filepath.Ext(path), ".txt") {
-		return "", string(b), nil
-	}
-	return htmlText(b)
+	return htmlText([]byte(text))
 }
 
 // match scores a document: every needle must occur in its folded title or

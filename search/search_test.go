@@ -50,6 +50,9 @@ func searchFolder(t testing.TB, dir string, words ...string) searched {
 	return a
 }
 
+// testFolder is a Folder of the defaults, for the scan.
+var testFolder = &Folder{}
+
 func equal[T comparable](a, b []T) bool { return slices.Equal(a, b) }
 
 func TestFold(t *testing.T) {

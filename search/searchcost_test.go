@@ -78,9 +78,9 @@ func TestQueryCostIsBounded(t *testing.T) {
 		if c1, c3 := indexCost(t, st.Path, e), indexCost(t, st.Path, e3); c1 != c3 {
 			t.Errorf("cost %+v for e thrice; %+v once", c3, c1)
 		}
-		got, _, err := searchIndex(st.Path, e3)
-		want, _, _ := scan(dir, e3)
-		once, _, _ := scan(dir, e)
+		got, err := searchIndex(st.Path, e3)
+		want, _, _ := testFolder.scan(dir, e3)
+		once, _, _ := testFolder.scan(dir, e)
 		if err != nil || !reflect.DeepEqual(got, want) || len(got) == 0 || got[0].Score != 3*once[0].Score {
 			t.Errorf("%v: index %+v\nscan %+v", err, got, want)
 		}
@@ -115,8 +115,8 @@ func BenchmarkWorstQuery(b *testing.B) {
 		name   string
 		search func([]needle) error
 	}{
-		{"index", func(n []needle) error { _, _, err := searchIndex(path, n); return err }},
-		{"scan", func(n []needle) error { _, _, err := scan(dir, n); return err }},
+		{"index", func(n []needle) error { _, err := searchIndex(path, n); return err }},
+		{"scan", func(n []needle) error { _, _, err := testFolder.scan(dir, n); return err }},
 	} {
 		b.Run(way.name, func(b *testing.B) {
 			var tw, to time.Duration

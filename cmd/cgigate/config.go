@@ -18,6 +18,7 @@ type config struct {
 	cgi      cgi.Config
 	indexDir string // CGIGATE_INDEX_DIR: documents ISINDEX searches look in
 	record   string // CGIGATE_RECORD: the file each submission is appended to
+	search   searchConfig
 }
 
 // setting is one environment variable: its default as shown in -help and
@@ -84,6 +85,8 @@ var settings = []setting{
 		}},
 	{"CGIGATE_INDEX_DIR", "", "folder of .txt and .html documents ISINDEX searches look in; empty: no search",
 		func(c *config, v string) error { c.indexDir = v; return nil }},
+	{"CGIGATE_INDEX_CHARSET", "", "charset (a WHATWG label) of the .txt documents that are neither valid UTF-8 nor marked by a byte order mark; empty: sniff each",
+		func(c *config, v string) error { _, err := charset.Lookup(v); c.search.textCharset = v; return err }},
 	{"CGIGATE_RECORD", "", "file each form submission is appended to as one JSON line; empty: none",
 		func(c *config, v string) error { c.record = v; return nil }},
 }

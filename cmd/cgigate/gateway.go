@@ -59,7 +59,7 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 			cgi.WriteError(w, r, err)
 			return
 		}
-		results, warns, err := (&search.Folder{Dir: g.cfg.indexDir}).Search(q)
+		results, warns, err := g.cfg.search.folder(g.cfg.indexDir).Search(q)
 		if err != nil {
 			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
 			return

@@ -75,7 +75,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case *indexDir != "" && *httpAddr == "" && *fcgiAddr == "":
-		return runIndex(*indexDir, stdout, stderr)
+		return runIndex(env, *indexDir, stdout, stderr)
 	case *httpAddr != "" && *fcgiAddr == "":
 		return serveHTTP(*httpAddr, stdout)
 	case *fcgiAddr != "" && *httpAddr == "":

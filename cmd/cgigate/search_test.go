@@ -23,7 +23,7 @@ func TestSearch(t *testing.T) {
 		"scripted.html":           "<title>Only script</title><script>var s = 'Berlin STRASSE';</script><style>.Berlin{}</style><p>nothing</p>",
 		"sub/nested.html":         "<title>Nested &amp; deep</title><p>Berlin printing press</p>",
 		"notes.md":                "Straße in a file of another kind",
-		"bad.txt":                 "Stra\xdfe in Latin-1",
+		"latin1.txt":              "Gr\xf6\xdfe und Qualit\xe4t: sch\xf6ne B\xfccher f\xfcr Sie",
 		"javascript:alert(1).txt": "a Berlin document with a hostile file name",
 		"markup.txt":              "<script>alert(1)</script> Ünïcode Markup",
 	})
@@ -89,10 +89,11 @@ func searchCases(t *testing.T, dir string) {
 			t.Errorf("results %+v", r.Results)
 		}
 	})
-	t.Run("a document that is not UTF-8 is skipped with a warning", func(t *testing.T) {
-		r := jsonResult(t, get(t, "latin-1", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
-		if len(r.Results) != 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "bad.txt skipped: not valid UTF-8") {
-			t.Errorf("results %+v warnings %q", r.Results, r.Warnings)
+	t.Run("a Latin-1 document is read in its charset, with no warning", func(t *testing.T) {
+		a := get(t, "GRÖSSE+bücher", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		r := jsonResult(t, a.body)
+		if len(r.Results) != 1 || r.Results[0].URL != "latin1.txt" || len(r.Warnings) != 0 || a.stderr != "" {
+			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.stderr)
 		}
 	})
 	t.Run("a hostile file name is never a javascript: link", func(t *testing.T) {
@@ -112,7 +113,7 @@ func searchCases(t *testing.T, dir string) {
 }
 
 func TestIndexCommand(t *testing.T) {
-	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "bad.txt": "\xff"})
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "big.txt": strings.Repeat("alpha ", 1<<20)})
 	path := filepath.Join(dir, search.IndexName)
 	t.Run("cgigate -index writes a file others can read, says what it wrote, and leaves no temporary file", func(t *testing.T) {
 		cmd := execCommand("-index", dir)
@@ -121,7 +122,7 @@ func TestIndexCommand(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%v: %s", err, errb.String())
 		}
-		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "bad.txt skipped: not valid UTF-8") {
+		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "big.txt skipped: larger than") {
 			t.Errorf("stdout %q stderr %q", out.String(), errb.String())
 		}
 		fi, err := os.Stat(path)
@@ -148,6 +149,27 @@ func TestIndexCommand(t *testing.T) {
 		buildWithBinary(t, dir)
 		if got := urls(); len(got) != 3 {
 			t.Errorf("after rebuilding: %q", got)
+		}
+	})
+	t.Run("cgigate -index reads CGIGATE_INDEX_CHARSET as the CGI does", func(t *testing.T) {
+		// ｲﾝｻﾂ in Shift_JIS (by iconv), which the sniffer alone takes
+		// for GBK: a short text is what the setting is for.
+		dir := makeIndex(t, map[string]string{"sjis.txt": "\xb2\xdd\xbb\xc2"})
+		cmd := execCommand("-index", dir)
+		cmd.Env = append(os.Environ(), "CGIGATE_INDEX_CHARSET=shift_jis")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+		a := get(t, "%E3%82%A4%E3%83%B3%E3%82%B5%E3%83%84", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json") // インサツ
+		if r := jsonResult(t, a.body); len(r.Results) != 1 || r.Results[0].Snippet != "ｲﾝｻﾂ" {
+			t.Errorf("results %+v", r.Results)
+		}
+	})
+	t.Run("a bad CGIGATE_INDEX_CHARSET is exit status 1 naming it", func(t *testing.T) {
+		cmd := execCommand("-index", dir)
+		cmd.Env = append(os.Environ(), "CGIGATE_INDEX_CHARSET=no-such-charset")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "CGIGATE_INDEX_CHARSET") {
+			t.Errorf("%v %q", err, out)
 		}
 	})
 	t.Run("a folder that does not exist is exit status 1 with the reason", func(t *testing.T) {
@@ -194,4 +216,12 @@ func TestLongQueryIsRefused(t *testing.T) {
 			t.Errorf("status %d %q", a.status, msg)
 		}
 	})
+}
+
+func TestSkippedDocumentsGoToTheErrorLogOnly(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "big.txt": strings.Repeat("alpha ", 1<<20)})
+	a := get(t, "alpha", "CGIGATE_INDEX_DIR", dir)
+	if !strings.Contains(a.stderr, "big.txt skipped: larger than") || strings.Contains(a.body, "big.txt") || strings.Contains(a.body, "skipped") {
+		t.Errorf("stderr %q body:\n%s", a.stderr, a.body)
+	}
 }
