@@ -24,12 +24,12 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	results, _, err := f.Search(q)
+	page, err := f.Search(q, 1, 10)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range results {
+	for _, r := range page.Results {
 		fmt.Printf("%s <%s> %s\n", r.Title, r.URL, r.Snippet)
 	}
 	// Output:

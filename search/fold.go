@@ -128,3 +128,24 @@ func (f folded) origOffset(off int) int {
 	}
 	return int(f.spans[i].orig)
 }
+
+// origEnd maps a folded offset that ends a match to where it ends in the
+// original: inside a run, its own byte; else the end of the segment it
+// falls in, the start of the next span (or n, the original's length), so
+// that a match ending inside "ss" from ß covers the ß.
+func (f folded) origEnd(off, n int) int {
+	if off <= 0 {
+		return 0
+	}
+	i := sort.Search(len(f.spans), func(i int) bool { return int(f.spans[i].start) >= off }) - 1
+	if i < 0 {
+		return 0
+	}
+	if sp := f.spans[i]; sp.run {
+		return int(sp.orig) + off - int(sp.start)
+	}
+	if i+1 < len(f.spans) {
+		return int(f.spans[i+1].orig)
+	}
+	return n
+}

@@ -23,7 +23,7 @@ import (
 //
 // Layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x01", docs uint32, terms uint32, then for each
+//	header     magic "CGIGIX\x00\x02", docs uint32, terms uint32, then for each
 //	           section (dict, terms, doctab, warnings, postings, docs)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
 //	           CRC-32C of the header before it
@@ -33,7 +33,8 @@ import (
 //	dict       every folded term, each followed by '\n', in byte order
 //	terms      for each term: postings offset uint64 (in the postings
 //	           section), length uint32, CRC-32C uint32
-//	doctab     for each document, in URL order (the document number is
+//	doctab     for each document, in the natural order of paths (digits
+//	           by value: naturalCompare; the document number is
 //	           its place here, so ties in rank are broken by number): record
 //	           offset uint64 (in the docs section), length uint32, CRC-32C
 //	           uint32
@@ -54,7 +55,7 @@ import (
 // its own. A mismatch is errCorruptIndex.
 const (
 	IndexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x01"
+	indexMagic  = "CGIGIX\x00\x02"
 	nSections   = 6
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
@@ -145,7 +146,7 @@ func (f *Folder) Build() (Stats, error) {
 		return fail(err)
 	}
 	type doc struct {
-		url string
+		rel string
 		ent [entrySize]byte
 	}
 	var docs []doc
@@ -155,7 +156,7 @@ func (f *Folder) Build() (Stats, error) {
 	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
 		rec = appendString(appendString(appendString(rec[:0], rel), title), text)
 		var d doc
-		d.url = docURL(rel)
+		d.rel = rel
 		binary.LittleEndian.PutUint64(d.ent[0:], uint64(w.off-int64(headerSize)))
 		binary.LittleEndian.PutUint32(d.ent[8:], uint32(len(rec)))
 		binary.LittleEndian.PutUint32(d.ent[12:], checksum(rec))
@@ -189,12 +190,13 @@ func (f *Folder) Build() (Stats, error) {
 	st.Warnings = warns
 	docsSec := section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
 
-	// Documents are numbered in URL order; posting lists by number.
+	// Documents are numbered in the natural order of their paths, the
+	// ranking's tie-break; posting lists by number.
 	order := make([]int, len(docs))
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool { return docs[order[a]].url < docs[order[b]].url })
+	sort.Slice(order, func(a, b int) bool { return naturalCompare(docs[order[a]].rel, docs[order[b]].rel) < 0 })
 	number := make([]int, len(docs))
 	doctab := make([]byte, 0, len(docs)*entrySize)
 	for n, i := range order {

@@ -32,15 +32,15 @@ func BenchmarkSearch(b *testing.B) {
 	path := filepath.Join(dir, IndexName)
 	for _, q := range testdocs.Queries {
 		b.Run(q.Name, func(b *testing.B) {
-			needles := needlesOf(b, q.Words...)
+			needles := queryOf(b, q.Words...)
 			var ix, sc time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				if _, err := searchIndex(path, needles); err != nil {
+				if _, err := indexAll(path, needles); err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, _, err := testFolder.scan(dir, needles); err != nil {
+				if _, _, err := scanAll(dir, needles); err != nil {
 					b.Fatal(err)
 				}
 				ix, sc = ix+t1.Sub(t0), sc+time.Since(t1)

@@ -111,15 +111,15 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 			found := 0
 			for range 100 {
 				q := randomQuery(rng, words)
-				needles := needlesOf(t, q...)
-				if len(needles) == 0 {
+				needles := queryOf(t, q...)
+				if needles.empty() {
 					continue
 				}
-				want, skips, err := testFolder.scan(dir, needles)
+				want, skips, err := scanAll(dir, needles)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := searchIndex(st.Path, needles)
+				got, err := indexAll(st.Path, needles)
 				if err != nil {
 					t.Fatalf("query %q: %v", q, err)
 				}
@@ -142,9 +142,9 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range [][]string{{bench.Needle, bench.Hay}, {bench.Hay}, {"ｲﾝｻﾂ"}, {"a"}} {
-			needles := needlesOf(t, q...)
-			want, _, _ := testFolder.scan(dir, needles)
-			got, err := searchIndex(st.Path, needles)
+			needles := queryOf(t, q...)
+			want, _, _ := scanAll(dir, needles)
+			got, err := indexAll(st.Path, needles)
 			if err != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("query %q: %v\nindex %+v\nscan  %+v", q, err, got, want)
 			}
@@ -306,22 +306,22 @@ func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
 		{"a word that no document has finds nothing, whatever the other word", "kaffee\u00a0zzyzx", nil},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
-			needles := needlesOf(t, tc.keyword)
-			if len(needles) < 2 {
+			needles := queryOf(t, tc.keyword)
+			if len(needles.needles) < 2 {
 				t.Fatalf("fold(%q) gives the needles %+v", tc.keyword, needles)
 			}
-			got, err := searchIndex(st.Path, needles)
+			got, err := indexAll(st.Path, needles)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var urls []string
 			for _, r := range got {
-				urls = append(urls, r.URL)
+				urls = append(urls, r.rel)
 			}
 			if !equal(urls, tc.want) {
 				t.Errorf("index found %q; want %q", urls, tc.want)
 			}
-			if scanned, _, _ := testFolder.scan(dir, needles); !reflect.DeepEqual(got, scanned) {
+			if scanned, _, _ := scanAll(dir, needles); !reflect.DeepEqual(got, scanned) {
 				t.Errorf("index %+v; scan %+v", got, scanned)
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -36,17 +35,17 @@ type searchCost struct {
 // searchIndex answers a search from the index file at path. An error that
 // wraps fs.ErrNotExist means there is no index (the scan answers); any
 // other means the index cannot be used.
-func searchIndex(path string, needles []needle) ([]Result, error) {
+func searchIndex(path string, q *Query, from, n int) ([]hit, int, error) {
 	ix, err := openIndex(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer ix.f.Close()
-	results, err := ix.search(needles)
+	hits, total, err := ix.search(q, from, n)
 	if err != nil {
-		return nil, &indexError{Op: "read", Path: path, Err: err}
+		return nil, 0, &indexError{Op: "read", Path: path, Err: err}
 	}
-	return results, nil
+	return hits, total, nil
 }
 
 // openIndex reads the header and the parts every query needs, checking
@@ -191,22 +190,26 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 	return nil
 }
 
-// search finds the documents containing every needle. A needle (no white
-// space: queryNeedles cuts at it) is looked up in the dictionary, and the
-// posting lists give each document's score without reading it: only the
-// documents shown are read, for their title, URL and snippet, by match,
-// the function the scan uses.
+// search finds the documents that match q and gives those ranked from
+// to from+n, and how many match in all. A needle (no white space:
+// ParseQuery cuts at it) is looked up in the dictionary, and the posting
+// lists give each document's score and the needles it holds without
+// reading it: only the documents shown are read, for their title, URL and
+// snippet, by match, the function the scan uses, and those whose match
+// hangs on a phrase, to see whether its words are side by side.
 //
 // Each posting list is read once, whatever number of needles its term
 // holds: the term's weight (the sum of each needle's weight times its
 // count in the term) and the set of needles it holds are worked out from
 // the dictionary first. A query so decodes at most every posting entry
-// once, and reads at most maxResults documents.
+// once, and reads at most n documents plus, for a phrase, those that hold
+// all its words.
 //
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) search(needles []needle) ([]Result, error) {
+func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
+	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
 		weight int
@@ -225,7 +228,7 @@ func (ix *index) search(needles []needle) ([]Result, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -239,14 +242,14 @@ func (ix *index) search(needles []needle) ([]Result, error) {
 		h := hits[t]
 		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r := reader{b: list}
 		for doc, first := 0, true; len(r.b) > 0; first = false {
 			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
 			// Numbers rise (a first delta may be 0) and stay in the table.
 			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return nil, corrupt("posting list of %q", ix.term(t))
+				return nil, 0, corrupt("posting list of %q", ix.term(t))
 			}
 			ix.cost.postings++
 			doc += int(delta)
@@ -256,41 +259,65 @@ func (ix *index) search(needles []needle) ([]Result, error) {
 			}
 		}
 	}
-	all := make([]uint64, words)
-	for j := range needles {
-		all[j/64] |= 1 << (j % 64)
-	}
 	var cands []int
+	var err error
 	for d := range ix.docs {
-		if slices.Equal(has[d*words:(d+1)*words], all) {
+		row := has[d*words : (d+1)*words]
+		var ft, fb *folded // the document's, read for a phrase
+		phrase := func(it item) bool {
+			if err != nil {
+				return false
+			}
+			if ft == nil {
+				var title, text string
+				if _, title, text, err = ix.record(d); err != nil {
+					return false
+				}
+				t, b := fold(title), fold(text)
+				ft, fb = &t, &b
+			}
+			return q.phraseIn(ft.text, it) || q.phraseIn(fb.text, it)
+		}
+		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
 			cands = append(cands, d)
 		}
-	}
-	// Documents are numbered in URL order: the scan's tie-break.
-	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-	if len(cands) > maxResults {
-		cands = cands[:maxResults]
-	}
-	var results []Result
-	for _, d := range cands {
-		ix.cost.records++
-		rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		r := reader{b: rec}
-		rel, title, text := r.string(), r.string(), r.string()
-		if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
-			return nil, corrupt("document %d", d)
-		}
-		res, ok := match(title, text, needles)
-		if !ok || int(res.Score) != score[d] {
-			return nil, corrupt("document %d (%s) does not match its postings", d, rel)
-		}
-		res.URL = docURL(rel)
-		results = append(results, res)
 	}
-	return rank(results), nil
+	// Documents are numbered in the natural order of their paths: the
+	// scan's tie-break.
+	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
+	total := len(cands)
+	cands = cands[min(from, total):min(from+n, total)]
+	var results []hit
+	for _, d := range cands {
+		rel, title, text, err := ix.record(d)
+		if err != nil {
+			return nil, 0, err
+		}
+		res, ok := match(title, text, q)
+		if !ok || int(res.Score) != score[d] {
+			return nil, 0, corrupt("document %d (%s) does not match its postings", d, rel)
+		}
+		results = append(results, hit{res, rel})
+	}
+	return results, total, nil
+}
+
+// record reads document d's record: its path, title and text.
+func (ix *index) record(d int) (rel, title, text string, err error) {
+	ix.cost.records++
+	rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
+	if err != nil {
+		return "", "", "", err
+	}
+	r := reader{b: rec}
+	rel, title, text = r.string(), r.string(), r.string()
+	if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
+		return "", "", "", corrupt("document %d", d)
+	}
+	return rel, title, text, nil
 }
 
 // reader decodes uvarints and length-prefixed strings, keeping the first

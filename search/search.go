@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -9,52 +10,51 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/cgigate/cgigate/decoder"
 )
 
 // Result is one matching document.
 type Result struct {
 	Title   string  `json:"title"`
 	URL     string  `json:"url"`
-	Snippet string  `json:"snippet"`
+	Snippet string  `json:"snippet"` // plain text
 	Score   float64 `json:"score"`
+	// Highlights are where the query's words occur in Snippet, as
+	// [start, end] in code points, end exclusive, in order, apart.
+	Highlights [][2]int `json:"highlights"`
+}
+
+// Page is a page of a search's results.
+type Page struct {
+	Results  []Result // the page's, best first
+	Total    int      // documents that match, on every page
+	Page     int      // the page's number, from 1
+	Pages    int      // pages of Total results; 0 when none match
+	Warnings []string // for the visitor: an index that could not be used
 }
 
 // Bounds of a search: an index is a folder a site maintains, but a CGI
 // process must still answer fast.
 const (
-	maxDocs       = 10000
 	maxDocBytes   = 4 << 20
-	maxResults    = 50
 	snippetRadius = 80 // bytes of text each side of the first match
+	// DefaultPageSize is the results a page holds when the caller says 0.
+	DefaultPageSize = 10
 )
-
-// Query is a parsed query (ParseQuery).
-type Query struct {
-	needles []needle
-}
-
-// ParseQuery makes a query of keywords, as received (ISINDEX words or a
-// search box's value). More than maxWords words in all is a
-// *decoder.LimitError.
-func ParseQuery(keywords []string, maxWords int) (*Query, error) {
-	n, err := queryNeedles(keywords, maxWords)
-	if err != nil {
-		return nil, err
-	}
-	return &Query{needles: n}, nil
-}
 
 // Folder is a folder of documents to search. The zero value but Dir is
 // the defaults.
 type Folder struct {
 	// Dir holds the documents: .txt and .html files, in subfolders too.
 	Dir string
+	// BaseURL is where the documents are served, a path ("/docs/") or an
+	// absolute URL: a result's URL is BaseURL and the document's path,
+	// each segment percent-encoded. A missing final slash is supplied.
+	// Empty: the path alone, relative.
+	BaseURL string
 	// TextCharset is the charset (a WHATWG or IANA label) of the .txt
 	// documents that are neither valid UTF-8 nor marked by a byte order
 	// mark; empty: each is sniffed. HTML documents say theirs in a <meta>,
@@ -74,137 +74,145 @@ func (f *Folder) logf(format string, args ...any) {
 	log.Printf(format, args...)
 }
 
-// Search looks for documents in f.Dir (.txt and .html, recursively, no
-// symlinks followed below dir) in which every needle occurs (see
-// queryNeedles). Text is folded with NFKC and Unicode full case folding
+// Search gives page number page (from 1) of size results (0:
+// DefaultPageSize) of the documents of f.Dir (.txt and .html,
+// recursively, no symlinks followed below it) that match q (see
+// ParseQuery). Text is folded with NFKC and Unicode full case folding
 // (UAX #15, Unicode § 3.13, via x/text), so width and case do not matter:
 // "ｲﾝｻﾂ" finds "インサツ", "STRASSE" finds "Straße". Results are ranked by
-// the number of occurrences, each needle's times its weight (a match in
-// the title counts three times), ties by path; the URL is the document's
-// path relative to dir, each segment escaped: the site publishes the
-// folder at that relative URL.
+// the number of occurrences, each word's times its weight (a match in the
+// title counts three times), ties by path in natural order (d2 before
+// d10). A page past the end is empty, with the total.
 //
-// dir itself may be a symbolic link: it is resolved once, so that the
+// f.Dir itself may be a symbolic link: it is resolved once, so that the
 // index and the scan read the same folder (filepath.WalkDir does not
 // follow a root that is a link).
 //
-// With an index built by Build (DIR/.cgigate-index) the
-// search reads only the index, and gives what the scan would give for the
-// documents as they were when it was built: the index is trusted, never
-// compared with the documents' times (that would cost a stat of every
-// document per request). Without one, every document is read. An index
-// that cannot be used (corrupt, unreadable, another version) is logged
-// and the documents are scanned, with a warning in the answer.
+// With an index built by Build (DIR/.cgigate-index) the search reads
+// only the index, and gives what the scan would give for the documents as
+// they were when it was built: the index is trusted, never compared with
+// the documents' times (that would cost a stat of every document per
+// request). Without one, every document is read. An index that cannot be
+// used (corrupt, unreadable, another version) is logged and the documents
+// are scanned, with a warning in the answer.
 //
 // A document that cannot be read is skipped: the scan logs it, Build
 // reports it; a visitor never sees server file names. A missing or
-// unreadable dir is a server fault.
-func (f *Folder) Search(q *Query) ([]Result, []string, error) {
-	dir, needles := f.Dir, q.needles
-	if len(needles) == 0 {
-		return []Result{}, nil, nil
+// unreadable f.Dir is an error.
+func (f *Folder) Search(q *Query, page, size int) (*Page, error) {
+	if page < 1 {
+		page = 1
 	}
-	dir, err := filepath.EvalSymlinks(dir)
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	p := &Page{Results: []Result{}, Page: page}
+	if q.empty() {
+		return p, nil
+	}
+	dir, err := filepath.EvalSymlinks(f.Dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("index %w", err)
+		return nil, fmt.Errorf("index %w", err)
 	}
-	results, err := searchIndex(filepath.Join(dir, IndexName), needles)
-	if err == nil {
-		return results, nil, nil
-	}
-	var warns []string
-	if !errors.Is(err, fs.ErrNotExist) {
-		// A broken index is the site's problem, not the client's: the
-		// reason goes to Apache's error log, the answer is still a search.
-		f.logf("cgigate: %v; searching the documents directly", err)
-		warns = append(warns, "search index unusable (see the server log): the documents were searched directly")
-	}
-	results, skips, err := f.scan(dir, needles)
-	for _, s := range skips {
-		f.logf("cgigate: %s", s)
-	}
-	return results, warns, err
-}
-
-// needle is a word of the query, folded, and how many times the query
-// holds it.
-type needle struct {
-	word   string
-	weight int
-}
-
-// queryNeedles folds the query's keywords as the documents are folded and
-// cuts them into words at white space (isTermSep): a keyword may hold some
-// ("a%20b", U+3000) or fold to some (U+00A0, U+FDFA under NFKC). The
-// words, repeats included, count against max, the decoder's limit on
-// keywords (a *decoder.LimitError above it, as the decoder gives): a
-// query's cost is then bounded by its words, not by what one keyword
-// hides. A repeated word is searched once, with the number of times it
-// occurs as its weight, so the ranking is that of the words searched one
-// by one.
-func queryNeedles(keywords []string, max int) ([]needle, error) {
-	var needles []needle
-	at := map[string]int{}
-	n := 0
-	for _, k := range keywords {
-		for w := range strings.FieldsFuncSeq(fold(k).text, isTermSep) {
-			if n++; n > max {
-				return nil, &decoder.LimitError{Limit: "keywords", Max: max}
-			}
-			if i, ok := at[w]; ok {
-				needles[i].weight++
-				continue
-			}
-			at[w] = len(needles)
-			needles = append(needles, needle{word: w, weight: 1})
+	from := min((page-1)*size, maxInt/2) // no overflow for a page of 2^62
+	hits, total, err := searchIndex(filepath.Join(dir, IndexName), q, from, size)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			// A broken index is the site's problem, not the client's: the
+			// reason goes to Apache's error log, the answer is still a search.
+			f.logf("cgigate: %v; searching the documents directly", err)
+			p.Warnings = append(p.Warnings, "search index unusable (see the server log): the documents were searched directly")
+		}
+		var skips []string
+		hits, total, skips, err = f.scan(dir, q, from, size)
+		for _, s := range skips {
+			f.logf("cgigate: %s", s)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return needles, nil
+	p.Total, p.Pages = total, (total+size-1)/size
+	for _, h := range hits {
+		h.Result.URL = f.docURL(h.rel)
+		p.Results = append(p.Results, h.Result)
+	}
+	return p, nil
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+// hit is a result and the document's path.
+type hit struct {
+	Result
+	rel string
 }
 
 // scan is the search without an index: it reads every document.
-func (f *Folder) scan(dir string, needles []needle) ([]Result, []string, error) {
-	var results []Result
-	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
-		if r, ok := match(title, text, needles); ok {
-			r.URL = docURL(rel)
-			results = append(results, r)
+func (f *Folder) scan(dir string, q *Query, from, n int) (hits []hit, total int, skips []string, err error) {
+	skips, err = f.eachDoc(dir, func(rel, title, text string) error {
+		if r, ok := match(title, text, q); ok {
+			hits = append(hits, hit{r, rel})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, warns, err
+		return nil, 0, skips, err
 	}
-	return rank(results), warns, nil
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return naturalCompare(a.rel, b.rel)
+	})
+	return hits[min(from, len(hits)):min(from+n, len(hits))], len(hits), skips, nil
 }
 
-// rank orders results by score, then URL, and keeps the first maxResults.
-func rank(results []Result) []Result {
-	sort.SliceStable(results, func(i, j int) bool {
-		if results[i].Score != results[j].Score {
-			return results[i].Score > results[j].Score
+// naturalCompare orders paths as people count: runs of ASCII digits
+// compare by value (d2 before d10), and the rest byte by byte; paths
+// equal so (d01, d1) fall back to their bytes.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			x, y := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
+			if c := cmp.Compare(len(x), len(y)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			continue
 		}
-		return results[i].URL < results[j].URL
-	})
-	if len(results) > maxResults {
-		results = results[:maxResults]
+		if c := cmp.Compare(a[i], b[j]); c != 0 {
+			return c
+		}
+		i, j = i+1, j+1
 	}
-	if results == nil {
-		results = []Result{}
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
 	}
-	return results
+	return strings.Compare(a, b)
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // eachDoc calls fn with every searchable document of dir: .txt and .html
-// files, recursively, no symlinks followed, at most maxDocs of them in
-// walk (lexical) order; title is the path relative to dir when the
-// document has none. A document that cannot be read or is not valid UTF-8
-// is skipped with a warning; a missing or unreadable dir is an error. The
+// files, recursively, no symlinks followed, in walk (lexical) order; title
+// is the path relative to dir when the document has none. A document that
+// cannot be read is skipped with a warning; a missing or unreadable dir is
+// an error. The
 // scan and the index builder both walk with it, so they see the same
 // documents.
 func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
 	var warns []string
-	n := 0
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if path == dir {
@@ -215,9 +223,6 @@ func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]
 		}
 		if !e.Type().IsRegular() || !isDocName(path) {
 			return nil
-		}
-		if n++; n > maxDocs {
-			return fs.SkipAll
 		}
 		r := rel(dir, path)
 		if strings.Contains(r, `\`) {
@@ -271,12 +276,27 @@ func rel(dir, path string) string {
 // ':' would read as a scheme ("javascript:x.txt"), so it gets "./" (RFC
 // 3986 § 4.2).
 func docURL(rel string) string {
+	return relURL(rel, true)
+}
+
+// docURL is the URL of the document at rel: BaseURL and its escaped
+// path, or the path alone (docURL) without a BaseURL.
+func (f *Folder) docURL(rel string) string {
+	if f.BaseURL == "" {
+		return docURL(rel)
+	}
+	return strings.TrimSuffix(f.BaseURL, "/") + "/" + relURL(rel, false)
+}
+
+// relURL is rel with each segment percent-encoded, dotted when asked and
+// its first segment would read as a scheme.
+func relURL(rel string, dotted bool) string {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
 	u := strings.Join(segs, "/")
-	if strings.Contains(segs[0], ":") {
+	if dotted && strings.Contains(segs[0], ":") {
 		u = "./" + u
 	}
 	return u
@@ -300,37 +320,41 @@ func (f *Folder) readDoc(path string) (title, text string, err error) {
 	html := !strings.EqualFold(filepath.Ext(path), ".txt")
 	text, _, _ = decodeDoc(b, html, f.TextCharset)
 	if !html {
-		return "", text, nil
+		return firstLine(text), text, nil
 	}
 	return htmlText([]byte(text))
 }
 
-// match scores a document: every needle must occur in its folded title or
-// text. The index calls it too, for the documents it shows.
-func match(title, text string, needles []needle) (Result, bool) {
+// match scores a document: it matches when q does (Query.matches), its
+// score is the sum over the needles of their weight times their count (a
+// count in the title thrice). The index calls it too, for the documents it
+// shows.
+func match(title, text string, q *Query) (Result, bool) {
 	ft, fb := fold(title), fold(text)
 	score := 0
 	first := -1
-	for _, n := range needles {
-		i := strings.Index(fb.text, n.word)
-		c := 3 * strings.Count(ft.text, n.word)
-		if i >= 0 {
-			c += 1 + strings.Count(fb.text[i+len(n.word):], n.word)
-			if first < 0 || i < first {
-				first = i
+	has := make([]bool, len(q.needles))
+	for i, n := range q.needles {
+		c := 3*strings.Count(ft.text, n.word) + strings.Count(fb.text, n.word)
+		has[i] = c > 0
+		score += n.weight * c
+		if n.weight > 0 {
+			if j := strings.Index(fb.text, n.word); j >= 0 && (first < 0 || j < first) {
+				first = j
 			}
 		}
-		if c == 0 {
-			return Result{}, false
-		}
-		score += n.weight * c
+	}
+	phrase := func(it item) bool { return q.phraseIn(ft.text, it) || q.phraseIn(fb.text, it) }
+	if !q.matches(func(i int) bool { return has[i] }, phrase) {
+		return Result{}, false
 	}
 	r := Result{Title: title, Score: float64(score)}
+	at := 0
 	if first >= 0 {
-		r.Snippet = snippet(text, fb.origOffset(first))
-	} else {
-		r.Snippet = snippet(text, 0)
+		at = fb.origOffset(first)
 	}
+	r.Snippet = snippet(text, at)
+	r.Highlights = q.highlights(r.Snippet)
 	return r, true
 }
 
@@ -352,4 +376,98 @@ func snippet(text string, at int) string {
 		s += "…"
 	}
 	return s
+}
+
+// highlights are the stretches of s where a word the query asks for
+// occurs, found in its folding and mapped back, as code point offsets;
+// overlapping ones are merged.
+func (q *Query) highlights(s string) [][2]int {
+	f := fold(s)
+	var spans [][2]int // byte offsets in s
+	for _, n := range q.needles {
+		if n.weight == 0 {
+			continue
+		}
+		for off := 0; ; {
+			i := strings.Index(f.text[off:], n.word)
+			if i < 0 {
+				break
+			}
+			start, end := off+i, off+i+len(n.word)
+			spans = append(spans, [2]int{f.origOffset(start), f.origEnd(end, len(s))})
+			off = end
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	out := [][2]int{}
+	for _, sp := range spans {
+		if sp[1] <= sp[0] {
+			continue
+		}
+		if n := len(out); n > 0 && sp[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], sp[1])
+			continue
+		}
+		out = append(out, sp)
+	}
+	// Byte offsets to code points, in one pass: the spans are in order.
+	pos, runes := 0, 0
+	toRunes := func(b int) int {
+		runes += utf8.RuneCountInString(s[pos:b])
+		pos = b
+		return runes
+	}
+	for i := range out {
+		out[i] = [2]int{toRunes(out[i][0]), toRunes(out[i][1])}
+	}
+	return out
+}
+
+// Part is a piece of a snippet, marked when a word of the query is in it.
+type Part struct {
+	Text string
+	Mark bool
+}
+
+// Parts cuts the snippet at its highlights, for a rendering that marks
+// them (HTML's <mark>).
+func (r Result) Parts() []Part {
+	var parts []Part
+	rs := []rune(r.Snippet)
+	at := 0
+	for _, h := range r.Highlights {
+		if h[0] < at || h[1] > len(rs) || h[0] >= h[1] {
+			continue // not Result's own: ignored rather than cut wrong
+		}
+		if h[0] > at {
+			parts = append(parts, Part{Text: string(rs[at:h[0]])})
+		}
+		parts = append(parts, Part{Text: string(rs[h[0]:h[1]]), Mark: true})
+		at = h[1]
+	}
+	if at < len(rs) {
+		parts = append(parts, Part{Text: string(rs[at:])})
+	}
+	return parts
+}
+
+// maxTitle is the longest title a text file's first line makes, in bytes.
+const maxTitle = 200
+
+// firstLine is a text file's title: its first line that is not blank,
+// white space collapsed, cut to maxTitle bytes at a rune boundary.
+func firstLine(text string) string {
+	for line := range strings.Lines(text) {
+		if t := strings.Join(strings.Fields(line), " "); t != "" {
+			if len(t) > maxTitle {
+				cut := maxTitle
+				for cut > 0 && !utf8.RuneStart(t[cut]) {
+					cut--
+				}
+				t = t[:cut] + "…"
+			}
+			return t
+		}
+	}
+	return ""
 }

@@ -16,14 +16,27 @@ import (
 	"github.com/cgigate/cgigate/internal/testdocs"
 )
 
-// needlesOf is what queryNeedles makes of words under the default limit.
-func needlesOf(t testing.TB, words ...string) []needle {
+// queryOf is what ParseQuery makes of words under the default limit.
+func queryOf(t testing.TB, words ...string) *Query {
 	t.Helper()
-	n, err := queryNeedles(words, decoder.DefaultMaxKeywords)
+	q, err := ParseQuery(words, decoder.DefaultMaxKeywords)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return q
+}
+
+// indexAll is every result of the index at path for q.
+func indexAll(path string, q *Query) ([]hit, error) {
+	hits, _, err := searchIndex(path, q, 0, maxInt)
+	return hits, err
+}
+
+// scanAll is every result of the scan of dir for q, and the documents
+// it skipped.
+func scanAll(dir string, q *Query) ([]hit, []string, error) {
+	hits, _, skips, err := testFolder.scan(dir, q, 0, maxInt)
+	return hits, skips, err
 }
 
 // makeIndex writes docs (path -> content) into a new folder.
@@ -46,7 +59,10 @@ func searchFolder(t testing.TB, dir string, words ...string) searched {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Results, a.Warnings, a.err = f.Search(q)
+	p, err := f.Search(q, 1, 1000)
+	if a.err = err; err == nil {
+		a.Results, a.Warnings = p.Results, p.Warnings
+	}
 	return a
 }
 

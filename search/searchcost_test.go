@@ -30,14 +30,14 @@ func worstQuery() []string {
 }
 
 // indexCost runs one search in the index at path and says what it did.
-func indexCost(t testing.TB, path string, needles []needle) searchCost {
+func indexCost(t testing.TB, path string, q *Query) searchCost {
 	t.Helper()
 	ix, err := openIndex(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.f.Close()
-	if _, err := ix.search(needles); err != nil {
+	if _, _, err := ix.search(q, 0, DefaultPageSize); err != nil {
 		t.Fatal(err)
 	}
 	return ix.cost
@@ -49,7 +49,7 @@ func TestQueryCostIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := indexCost(t, st.Path, needlesOf(t, "a"))
+	one := indexCost(t, st.Path, queryOf(t, "a"))
 	if one.postings < 1000 {
 		t.Fatalf("a one-letter word decodes only %d posting entries: the corpus proves nothing", one.postings)
 	}
@@ -62,7 +62,7 @@ func TestQueryCostIsBounded(t *testing.T) {
 		{"100 words in one keyword, cut at spaces of every kind", []string{strings.Join(worstQuery(), "\u3000")}},
 	} {
 		t.Run(tc.name+" costs at most 10 times a one-letter word", func(t *testing.T) {
-			c := indexCost(t, st.Path, needlesOf(t, tc.query...))
+			c := indexCost(t, st.Path, queryOf(t, tc.query...))
 			if c.postings > 10*one.postings || c.records > 10*max(one.records, 1) {
 				t.Errorf("cost %+v; one word %+v", c, one)
 			}
@@ -70,17 +70,17 @@ func TestQueryCostIsBounded(t *testing.T) {
 		})
 	}
 	t.Run("a repeated word is read once, and weighs as often as it is given", func(t *testing.T) {
-		e := needlesOf(t, "e")
-		e3 := needlesOf(t, "e", "E", "ｅ")
-		if len(e3) != 1 || e3[0].weight != 3 {
+		e := queryOf(t, "e")
+		e3 := queryOf(t, "e", "E", "ｅ")
+		if len(e3.needles) != 1 || e3.needles[0].weight != 3 {
 			t.Fatalf("needles %+v", e3)
 		}
 		if c1, c3 := indexCost(t, st.Path, e), indexCost(t, st.Path, e3); c1 != c3 {
 			t.Errorf("cost %+v for e thrice; %+v once", c3, c1)
 		}
-		got, err := searchIndex(st.Path, e3)
-		want, _, _ := testFolder.scan(dir, e3)
-		once, _, _ := testFolder.scan(dir, e)
+		got, err := indexAll(st.Path, e3)
+		want, _, _ := scanAll(dir, e3)
+		once, _, _ := scanAll(dir, e)
 		if err != nil || !reflect.DeepEqual(got, want) || len(got) == 0 || got[0].Score != 3*once[0].Score {
 			t.Errorf("%v: index %+v\nscan %+v", err, got, want)
 		}
@@ -92,7 +92,7 @@ func TestQueryCostIsBounded(t *testing.T) {
 			{strings.Repeat("e\u3000", 101)},
 			{strings.Repeat("\ufdfa", 34)}, // 3 spaces each once folded: 103 words
 		} {
-			_, err := queryNeedles(q, decoder.DefaultMaxKeywords)
+			_, err := ParseQuery(q, decoder.DefaultMaxKeywords)
 			var le *decoder.LimitError
 			if !errors.As(err, &le) || le.Limit != "keywords" || le.Max != decoder.DefaultMaxKeywords {
 				t.Errorf("%.40q: %v", q, err)
@@ -110,13 +110,13 @@ func TestQueryCostIsBounded(t *testing.T) {
 func BenchmarkWorstQuery(b *testing.B) {
 	dir := searchCorpus(b)
 	path := filepath.Join(dir, IndexName)
-	worst, one := needlesOf(b, worstQuery()...), needlesOf(b, "a")
+	worst, one := queryOf(b, worstQuery()...), queryOf(b, "a")
 	for _, way := range []struct {
 		name   string
-		search func([]needle) error
+		search func(*Query) error
 	}{
-		{"index", func(n []needle) error { _, err := searchIndex(path, n); return err }},
-		{"scan", func(n []needle) error { _, _, err := testFolder.scan(dir, n); return err }},
+		{"index", func(n *Query) error { _, err := indexAll(path, n); return err }},
+		{"scan", func(n *Query) error { _, _, err := scanAll(dir, n); return err }},
 	} {
 		b.Run(way.name, func(b *testing.B) {
 			var tw, to time.Duration

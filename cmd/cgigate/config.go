@@ -28,7 +28,7 @@ type setting struct {
 	apply           func(c *config, v string) error
 }
 
-var settings = []setting{
+var settings = append([]setting{
 	{"CGIGATE_CHARSET", "", "the deployment's charset (a WHATWG label), used when a request names none; empty: sniff, then UTF-8",
 		func(c *config, v string) error {
 			if _, err := charset.Lookup(v); err != nil {
@@ -85,11 +85,9 @@ var settings = []setting{
 		}},
 	{"CGIGATE_INDEX_DIR", "", "folder of .txt and .html documents ISINDEX searches look in; empty: no search",
 		func(c *config, v string) error { c.indexDir = v; return nil }},
-	{"CGIGATE_INDEX_CHARSET", "", "charset (a WHATWG label) of the .txt documents that are neither valid UTF-8 nor marked by a byte order mark; empty: sniff each",
-		func(c *config, v string) error { _, err := charset.Lookup(v); c.search.textCharset = v; return err }},
 	{"CGIGATE_RECORD", "", "file each form submission is appended to as one JSON line; empty: none",
 		func(c *config, v string) error { c.record = v; return nil }},
-}
+}, searchSettings...)
 
 // loadConfig reads the settings from env. An unset or empty variable keeps
 // its default; a bad value is an error naming the variable, which the

@@ -12,7 +12,6 @@ import (
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/decoder"
 	"github.com/cgigate/cgigate/internal/lazy"
-	"github.com/cgigate/cgigate/search"
 )
 
 // gateway is the cgigate handler: the ISINDEX prompt, searches, form
@@ -41,7 +40,11 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		return
 	}
 	defer form.Close()
-	if err := g.isindexFallback(form); err != nil {
+	page, err := g.searchBox(form)
+	if err == nil {
+		err = g.isindexFallback(form)
+	}
+	if err != nil {
 		cgi.WriteError(w, r, err)
 		return
 	}
@@ -54,18 +57,10 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	res := newResult(form)
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
-		q, err := search.ParseQuery(form.Keywords, g.maxKeywords())
-		if err != nil {
+		if err := g.search(&res, form.Keywords, page); err != nil {
 			cgi.WriteError(w, r, err)
 			return
 		}
-		results, warns, err := g.cfg.search.folder(g.cfg.indexDir).Search(q)
-		if err != nil {
-			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
-			return
-		}
-		res.Results, res.searched = results, true
-		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "":
 		if err := appendLine(g.cfg.record, newRecord(g.now(), r.RemoteAddr, res)); err != nil {
 			cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusServiceUnavailable, Op: "record", Msg: "the submission could not be recorded", Err: errors.Join(cgi.ErrServer, err)})
@@ -108,7 +103,13 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 	if value == nil {
 		return nil
 	}
-	words := strings.Fields(*value)
+	return g.takeWords(form, *value)
+}
+
+// takeWords makes form an ISINDEX search of the words of a search box's
+// value (Empty when it has none).
+func (g *gateway) takeWords(form *cgi.Form, value string) error {
+	words := strings.Fields(value)
 	if max := g.maxKeywords(); len(words) > max {
 		return &decoder.LimitError{Limit: "keywords", Max: max}
 	}

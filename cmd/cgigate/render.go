@@ -24,9 +24,13 @@ type result struct {
 	Fields        []fieldJSON    `json:"fields"`
 	Files         []fileJSON     `json:"files"`
 	Results       []searchResult `json:"results"`
+	Total         int            `json:"total"` // of a search: all matches
+	Page          int            `json:"page"`  // from 1; 0 when no search
+	Pages         int            `json:"pages"`
 	Warnings      []string       `json:"warnings"`
 
-	searched bool // an index was searched: say so when nothing matched
+	searched bool       // an index was searched: say so when nothing matched
+	nav      *searchNav // a search's box and pager, for the HTML page
 }
 
 type fieldJSON struct {

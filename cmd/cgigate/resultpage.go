@@ -43,11 +43,9 @@ var resultPage = []pagePart{
 		return parse("keywords", `<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>`)
 	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Results) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("results", `<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-`)
+	{show: func(r result) bool { return r.searched }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("results", searchSectionHTML)
 	}}},
-	{show: func(r result) bool { return len(r.Results) == 0 && r.searched }, text: `<p class="results">No document matches.</p>`},
 	{text: "\n"},
 	{show: func(r result) bool { return len(r.Fields) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
 		return parse("fields", `<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>

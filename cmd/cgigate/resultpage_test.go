@@ -10,14 +10,13 @@ import (
 // wholePage is the result page as it was before it was cut into parts: one
 // template, with every section's condition inside it. It is the truth the
 // parts are held to.
-const wholePage = `<!DOCTYPE html>
+var wholePage = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>cgigate: {{.Kind}}</title></head>
 <body>
 <h1>{{.Kind}}</h1>
 <p>Method {{.Method}}, charset <code>{{.Charset}}</code> ({{.CharsetSource}})</p>
 {{if .Keywords}}<h2>Keywords</h2><ul class="keywords">{{range .Keywords}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Results}}<h2>Results</h2><ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a> <small>{{printf "%.3f" .Score}}</small><p>{{.Snippet}}</p></li>{{end}}</ol>
-{{else if .Searched}}<p class="results">No document matches.</p>{{end}}
+{{if .Searched}}` + searchSectionHTML + `{{end}}
 {{if .Fields}}<h2>Fields</h2><table class="fields"><tr><th>name</th><th>value</th><th>source</th></tr>
 {{range .Fields}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Source}}</td></tr>
 {{end}}</table>{{end}}

@@ -69,13 +69,13 @@ func searchCases(t *testing.T, dir string) {
 			}
 		})
 	}
-	t.Run("an HTML title is the result's title, a text file's path otherwise", func(t *testing.T) {
+	t.Run("an HTML title is the result's title, a text file's first line that is not blank", func(t *testing.T) {
 		r := jsonResult(t, get(t, "berlin", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
 		titles := map[string]string{}
 		for _, res := range r.Results {
 			titles[res.URL] = res.Title
 		}
-		if titles["street.html"] != "Die Straße" || titles["sub/nested.html"] != "Nested & deep" || titles["./javascript:alert%281%29.txt"] != "javascript:alert(1).txt" {
+		if titles["street.html"] != "Die Straße" || titles["sub/nested.html"] != "Nested & deep" || titles["./javascript:alert%281%29.txt"] != "a Berlin document with a hostile file name" {
 			t.Errorf("titles %q", titles)
 		}
 	})
@@ -97,8 +97,18 @@ func searchCases(t *testing.T, dir string) {
 		}
 	})
 	t.Run("a hostile file name is never a javascript: link", func(t *testing.T) {
+		a := get(t, "hostile", "CGIGATE_INDEX_DIR", dir, "CGIGATE_INDEX_URL", "/docs")
+		if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="/docs/javascript:alert%281%29.txt"`) {
+			t.Errorf("body:\n%s", a.body)
+		}
+		r := jsonResult(t, get(t, "hostile", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+		if len(r.Results) != 1 || r.Results[0].URL != "./javascript:alert%281%29.txt" {
+			t.Errorf("without CGIGATE_INDEX_URL, JSON keeps the relative path: %+v", r.Results)
+		}
+	})
+	t.Run("without CGIGATE_INDEX_URL, titles are not links and a note says why", func(t *testing.T) {
 		a := get(t, "hostile", "CGIGATE_INDEX_DIR", dir)
-		if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="./javascript:alert%281%29.txt"`) {
+		if strings.Contains(a.body, "javascript:alert(1).txt") || strings.Contains(a.body, "<a ") || !strings.Contains(a.body, "Links to the documents are not configured") {
 			t.Errorf("body:\n%s", a.body)
 		}
 	})
