@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -110,9 +111,15 @@ type section struct {
 
 // indexPosting is a document's counts for one term while building.
 type indexPosting struct {
-	doc         int // walk order while building
+	doc         int // its number: walk order
 	text, title uint32
 }
+
+// runPostings is how many postings a build holds in memory before it
+// writes them out as a run: about 16 bytes each, with the map's and the
+// slices' overhead about 64 MiB. A variable for the tests, which make
+// many runs of a few documents.
+var runPostings = 2 << 20
 
 // Build writes the folder's index file: it walks dir as a search does
 // (eachDoc), folds each title and text with fold, the function the query's
@@ -121,13 +128,21 @@ type indexPosting struct {
 // sees either the old index or the new one, never a part (rename(2) is
 // atomic within a file system).
 //
+// Its memory is bounded whatever the number of documents: each document's
+// record goes to the file as it is read; the postings are gathered in
+// memory up to runPostings, then written out, sorted by term, as a run
+// (a temporary file beside the index); the runs are merged term by term
+// into the postings section at the end, one term's list in memory at a
+// time. Documents are numbered in walk order, so a run's lists follow the
+// previous run's and merging them is appending. What stays in memory is
+// 16 bytes a document (the document table) and the dictionary.
+//
 // dir may be a symbolic link: it is resolved once, as search does.
 func (f *Folder) Build() (Stats, error) {
-	dir := f.Dir
-	path := filepath.Join(dir, IndexName)
+	path := filepath.Join(f.Dir, IndexName)
 	st := Stats{Path: path}
 	fail := func(err error) (Stats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
-	dir, err := filepath.EvalSymlinks(dir)
+	dir, err := filepath.EvalSymlinks(f.Dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -135,7 +150,12 @@ func (f *Folder) Build() (Stats, error) {
 	if err != nil {
 		return fail(err)
 	}
+	var runs []*os.File
 	defer func() {
+		for _, r := range runs {
+			r.Close()
+			os.Remove(r.Name())
+		}
 		if tmp != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
@@ -145,21 +165,26 @@ func (f *Folder) Build() (Stats, error) {
 	if _, err := tmp.Seek(int64(headerSize), io.SeekStart); err != nil {
 		return fail(err)
 	}
-	type doc struct {
-		rel string
-		ent [entrySize]byte
-	}
-	var docs []doc
+	var doctab []byte
+	docs := 0
 	postings := map[string][]indexPosting{}
+	held := 0
 	counts := map[string]*indexPosting{}
 	var rec []byte
+	flush := func() error {
+		r, err := writeRun(dir, postings)
+		if r != nil {
+			runs = append(runs, r)
+		}
+		clear(postings)
+		held = 0
+		return err
+	}
 	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
 		rec = appendString(appendString(appendString(rec[:0], rel), title), text)
-		var d doc
-		d.rel = rel
-		binary.LittleEndian.PutUint64(d.ent[0:], uint64(w.off-int64(headerSize)))
-		binary.LittleEndian.PutUint32(d.ent[8:], uint32(len(rec)))
-		binary.LittleEndian.PutUint32(d.ent[12:], checksum(rec))
+		doctab = binary.LittleEndian.AppendUint64(doctab, uint64(w.off-int64(headerSize)))
+		doctab = binary.LittleEndian.AppendUint32(doctab, uint32(len(rec)))
+		doctab = binary.LittleEndian.AppendUint32(doctab, checksum(rec))
 		if err := w.write(rec); err != nil {
 			return err
 		}
@@ -167,7 +192,7 @@ func (f *Folder) Build() (Stats, error) {
 		count := func(t string) *indexPosting {
 			p := counts[t]
 			if p == nil {
-				p = &indexPosting{doc: len(docs)}
+				p = &indexPosting{doc: docs}
 				counts[t] = p
 			}
 			return p
@@ -181,70 +206,49 @@ func (f *Folder) Build() (Stats, error) {
 		for t, p := range counts {
 			postings[t] = append(postings[t], *p)
 		}
-		docs = append(docs, d)
+		docs++
+		if held += len(counts); held >= runPostings {
+			return flush()
+		}
 		return nil
 	})
+	if err == nil && held > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return fail(err)
 	}
 	st.Warnings = warns
-	docsSec := section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
+	var secs [nSections]section
+	secs[secDocs] = section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
 
-	// Documents are numbered in the natural order of their paths, the
-	// ranking's tie-break; posting lists by number.
-	order := make([]int, len(docs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return naturalCompare(docs[order[a]].rel, docs[order[b]].rel) < 0 })
-	number := make([]int, len(docs))
-	doctab := make([]byte, 0, len(docs)*entrySize)
-	for n, i := range order {
-		number[i] = n
-		doctab = append(doctab, docs[i].ent[:]...)
-	}
-	terms := make([]string, 0, len(postings))
-	for t := range postings {
-		terms = append(terms, t)
-	}
-	sort.Strings(terms)
-	var dict, table, post, list []byte
-	for _, t := range terms {
-		dict = append(append(dict, t...), '\n')
-		ps := postings[t]
-		for i := range ps {
-			ps[i].doc = number[ps[i].doc]
-		}
-		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
-		list = list[:0]
-		prev := 0
-		for _, p := range ps {
-			list = binary.AppendUvarint(list, uint64(p.doc-prev))
-			list = binary.AppendUvarint(list, uint64(p.text))
-			list = binary.AppendUvarint(list, uint64(p.title))
-			prev = p.doc
-		}
-		table = binary.LittleEndian.AppendUint64(table, uint64(len(post)))
+	// The postings section, merged from the runs, then the tables.
+	secs[secPostings].off = uint64(w.off)
+	var dict, table []byte
+	terms := 0
+	err = mergeRuns(runs, func(term string, list []byte) error {
+		dict = append(append(dict, term...), '\n')
+		table = binary.LittleEndian.AppendUint64(table, uint64(w.off)-secs[secPostings].off)
 		table = binary.LittleEndian.AppendUint32(table, uint32(len(list)))
 		table = binary.LittleEndian.AppendUint32(table, checksum(list))
-		post = append(post, list...)
+		terms++
+		return w.write(list)
+	})
+	if err != nil {
+		return fail(err)
 	}
+	secs[secPostings].len = uint64(w.off) - secs[secPostings].off
 	warnSec := binary.AppendUvarint(nil, uint64(len(warns)))
 	for _, s := range warns {
 		warnSec = appendString(warnSec, s)
 	}
-	var secs [nSections]section
-	secs[secDocs] = docsSec
-	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secWarnings: warnSec, secPostings: post} {
-		secs[i] = section{off: uint64(w.off), len: uint64(len(b))}
-		if i != secPostings {
-			secs[i].crc = checksum(b)
-		}
+	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secWarnings: warnSec} {
+		secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
 		if err := w.write(b); err != nil {
 			return fail(err)
 		}
 	}
-	hdr := encodeHeader(len(docs), len(terms), secs)
+	hdr := encodeHeader(docs, terms, secs)
 	if _, err := tmp.WriteAt(hdr, 0); err != nil {
 		return fail(err)
 	}
@@ -265,8 +269,129 @@ func (f *Folder) Build() (Stats, error) {
 		d.Sync()
 		d.Close()
 	}
-	st.Docs, st.Terms, st.Bytes = len(docs), len(terms), w.off
+	st.Docs, st.Terms, st.Bytes = docs, terms, w.off
 	return st, nil
+}
+
+// writeRun writes postings to a new temporary file in dir, by term in
+// byte order: for each term its length and bytes, then its list's length
+// and the list (doc number delta, count in text, count in title, as
+// uvarints, the first delta from 0), then its last document number.
+func writeRun(dir string, postings map[string][]indexPosting) (*os.File, error) {
+	f, err := os.CreateTemp(dir, IndexName+"-*.run")
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]string, 0, len(postings))
+	for t := range postings {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	var b []byte
+	for _, t := range terms {
+		ps := postings[t]
+		b = appendString(b[:0], t)
+		list := encodeList(nil, ps, 0)
+		b = appendString(b, string(list))
+		b = binary.AppendUvarint(b, uint64(ps[len(ps)-1].doc))
+		if _, err := bw.Write(b); err != nil {
+			return f, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return f, err
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return f, err
+}
+
+// encodeList appends the posting list of ps (by document number) to b,
+// its first delta from prev.
+func encodeList(b []byte, ps []indexPosting, prev int) []byte {
+	for _, p := range ps {
+		b = binary.AppendUvarint(b, uint64(p.doc-prev))
+		b = binary.AppendUvarint(b, uint64(p.text))
+		b = binary.AppendUvarint(b, uint64(p.title))
+		prev = p.doc
+	}
+	return b
+}
+
+// runReader reads a run's entries in order.
+type runReader struct {
+	r    *bufio.Reader
+	term string
+	list []byte
+	last uint64
+	err  error // io.EOF at the end
+}
+
+func (r *runReader) next() {
+	var n uint64
+	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
+		return
+	}
+	t := make([]byte, n)
+	if _, r.err = io.ReadFull(r.r, t); r.err != nil {
+		return
+	}
+	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
+		return
+	}
+	r.list = make([]byte, n)
+	if _, r.err = io.ReadFull(r.r, r.list); r.err != nil {
+		return
+	}
+	r.term = string(t)
+	r.last, r.err = binary.ReadUvarint(r.r)
+}
+
+// mergeRuns calls fn with every term of the runs in byte order and its
+// whole posting list: the runs' lists for the term, in run order (their
+// documents rise from run to run), each first delta made relative to the
+// previous list's last document.
+func mergeRuns(runs []*os.File, fn func(term string, list []byte) error) error {
+	rs := make([]*runReader, len(runs))
+	for i, f := range runs {
+		rs[i] = &runReader{r: bufio.NewReaderSize(f, 256<<10)}
+		rs[i].next()
+	}
+	var list []byte
+	for {
+		term, any := "", false
+		for _, r := range rs {
+			if r.err == nil && (!any || r.term < term) {
+				term, any = r.term, true
+			}
+		}
+		for _, r := range rs {
+			if r.err != nil && r.err != io.EOF {
+				return r.err
+			}
+		}
+		if !any {
+			return nil
+		}
+		list = list[:0]
+		prev, first := uint64(0), true
+		for _, r := range rs {
+			if r.err != nil || r.term != term {
+				continue
+			}
+			d, n := binary.Uvarint(r.list)
+			if n <= 0 || !first && d <= prev {
+				return errors.New("a run of the build is corrupt")
+			}
+			list = binary.AppendUvarint(list, d-prev)
+			list = append(list, r.list[n:]...)
+			prev, first = r.last, false
+			r.next()
+		}
+		if err := fn(term, list); err != nil {
+			return err
+		}
+	}
 }
 
 func appendString(b []byte, s string) []byte {

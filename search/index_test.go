@@ -171,16 +171,17 @@ func indexSections(t *testing.T, path string) *index {
 // starts, and its length.
 func recordOffset(t *testing.T, ix *index, rel string) (int64, int) {
 	t.Helper()
+	f, err := os.Open(ix.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	for d := range ix.docs {
-		e := ix.doctab[d*entrySize:]
+		e := make([]byte, entrySize)
+		f.ReadAt(e, int64(ix.secs[secDocTab].off)+int64(d)*entrySize)
 		off, n := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[8:])
 		b := make([]byte, n)
-		f, err := os.Open(ix.path)
-		if err != nil {
-			t.Fatal(err)
-		}
 		f.ReadAt(b, int64(ix.secs[secDocs].off+off))
-		f.Close()
 		r := reader{b: b}
 		if r.string() == rel {
 			return int64(ix.secs[secDocs].off + off), int(n)
@@ -237,6 +238,9 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum"},
 		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry"},
 		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry"},
+		{"a flipped bit in the document table entry of a document shown", func(t *testing.T) {
+			flipByte(t, path, int64(ix.secs[secDocTab].off)+2*entrySize+13) // streets.txt's CRC, the third in walk order
+		}, "entry 2 checksum"},
 		{"a file cut short", func(t *testing.T) { os.WriteFile(path, good[:len(good)/2], 0o644) }, "corrupt index file"},
 		{"an empty file", func(t *testing.T) { os.WriteFile(path, nil, 0o644) }, "corrupt index file: header"},
 		{"a file of something else", func(t *testing.T) { os.WriteFile(path, bytes.Repeat([]byte("<html>"), 100), 0o644) }, "not a cgigate index"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -20,8 +21,6 @@ type index struct {
 	dict   string
 	starts []int // dict offset of each term, and len(dict) last
 	terms  []byte
-	doctab []byte
-	warns  []string
 	cost   searchCost // of the searches so far
 }
 
@@ -30,6 +29,7 @@ type index struct {
 type searchCost struct {
 	postings int // posting entries decoded
 	records  int // document records read and matched
+	bytes    int // read from the file
 }
 
 // searchIndex answers a search from the index file at path. An error that
@@ -102,7 +102,13 @@ func (ix *index) load() error {
 	if ix.secs[secTerms].len != uint64(nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize {
 		return corrupt("table sizes")
 	}
-	var parts [secWarnings + 1][]byte
+	// The dictionary and the terms table, which every query reads whole,
+	// are checked whole. The document table is not read here: a query
+	// reads the entries of the documents it shows, 16 bytes each, and an
+	// entry whose bytes changed points at bytes that fail the CRC it
+	// holds; reading it whole would make every query cost its size. The
+	// build's warnings are for the builder's output, not for queries.
+	var parts [secTerms + 1][]byte
 	for i := range parts {
 		b, err := ix.section(i)
 		if err != nil {
@@ -113,7 +119,7 @@ func (ix *index) load() error {
 		}
 		parts[i] = b
 	}
-	ix.dict, ix.terms, ix.doctab = string(parts[secDict]), parts[secTerms], parts[secDocTab]
+	ix.dict, ix.terms = string(parts[secDict]), parts[secTerms]
 	ix.starts = make([]int, 0, nTerms+1)
 	for off := 0; off < len(ix.dict); {
 		ix.starts = append(ix.starts, off)
@@ -127,14 +133,6 @@ func (ix *index) load() error {
 		return corrupt("dictionary has %d terms, header %d", len(ix.starts), nTerms)
 	}
 	ix.starts = append(ix.starts, len(ix.dict))
-	r := reader{b: parts[secWarnings]}
-	n := r.uvarint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		ix.warns = append(ix.warns, r.string())
-	}
-	if r.err != nil || len(r.b) != 0 {
-		return corrupt("warnings")
-	}
 	return nil
 }
 
@@ -148,6 +146,7 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	if off > s.len || n > s.len-off {
 		return nil, corrupt("offset %d+%d outside its section", off, n)
 	}
+	ix.cost.bytes += int(n)
 	b := make([]byte, n)
 	if _, err := ix.f.ReadAt(b, int64(s.off+off)); err != nil {
 		return nil, corrupt("read: %v", err)
@@ -155,10 +154,19 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	return b, nil
 }
 
-// entry reads an entry of the terms or doctab table and the bytes it
-// points to in section s, checked against the entry's CRC.
+// entry reads an entry of the terms or doctab table (nil: read entry i
+// of the doctab section) and the bytes it points to in section s, checked
+// against the entry's CRC.
 func (ix *index) entry(table []byte, i int, s section) ([]byte, error) {
-	e := table[i*entrySize:]
+	var e []byte
+	if table != nil {
+		e = table[i*entrySize:]
+	} else {
+		var err error
+		if e, err = ix.readAt(ix.secs[secDocTab], uint64(i)*entrySize, entrySize); err != nil {
+			return nil, err
+		}
+	}
 	le := binary.LittleEndian
 	b, err := ix.readAt(s, le.Uint64(e), uint64(le.Uint32(e[8:])))
 	if err != nil {
@@ -236,8 +244,13 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 		terms = append(terms, t)
 	}
 	sort.Ints(terms) // read the postings section in order
+	// Dense by document number, but only the documents the posting lists
+	// touch are ever read or written: a large allocation comes zeroed
+	// from the system, and its untouched pages cost nothing, so a query
+	// costs what its posting lists hold, not the number of documents.
 	score := make([]int, ix.docs)
 	has := make([]uint64, ix.docs*words) // the needles each document holds
+	var touched []int
 	for _, t := range terms {
 		h := hits[t]
 		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
@@ -253,15 +266,21 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 			}
 			ix.cost.postings++
 			doc += int(delta)
+			if !slices.ContainsFunc(has[doc*words:(doc+1)*words], func(m uint64) bool { return m != 0 }) {
+				touched = append(touched, doc)
+			}
 			score[doc] += h.weight * int(text+3*title)
 			for i, m := range h.has {
 				has[doc*words+i] |= m
 			}
 		}
 	}
+	// A document no list touched holds no needle, and matches nothing:
+	// every query asks for at least one word (Query.matches).
+	slices.Sort(touched)
 	var cands []int
 	var err error
-	for d := range ix.docs {
+	for _, d := range touched {
 		row := has[d*words : (d+1)*words]
 		var ft, fb *folded // the document's, read for a phrase
 		phrase := func(it item) bool {
@@ -308,7 +327,7 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 // record reads document d's record: its path, title and text.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
-	rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
+	rec, err := ix.entry(nil, d, ix.secs[secDocs])
 	if err != nil {
 		return "", "", "", err
 	}

@@ -81,8 +81,8 @@ func (f *Folder) logf(format string, args ...any) {
 // (UAX #15, Unicode § 3.13, via x/text), so width and case do not matter:
 // "ｲﾝｻﾂ" finds "インサツ", "STRASSE" finds "Straße". Results are ranked by
 // the number of occurrences, each word's times its weight (a match in the
-// title counts three times), ties by path in natural order (d2 before
-// d10). A page past the end is empty, with the total.
+// title counts three times), ties by path, each folder's names in natural
+// order (d2 before d10: walk). A page past the end is empty, with the total.
 //
 // f.Dir itself may be a symbolic link: it is resolved once, so that the
 // index and the scan read the same folder (filepath.WalkDir does not
@@ -159,17 +159,13 @@ func (f *Folder) scan(dir string, q *Query, from, n int) (hits []hit, total int,
 	if err != nil {
 		return nil, 0, skips, err
 	}
-	slices.SortStableFunc(hits, func(a, b hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return naturalCompare(a.rel, b.rel)
-	})
+	// Documents come in walk order, the tie-break.
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.Score, a.Score) })
 	return hits[min(from, len(hits)):min(from+n, len(hits))], len(hits), skips, nil
 }
 
-// naturalCompare orders paths as people count: runs of ASCII digits
-// compare by value (d2 before d10), and the rest byte by byte; paths
+// naturalCompare orders names as people count: runs of ASCII digits
+// compare by value (d2 before d10), and the rest byte by byte; names
 // equal so (d01, d1) fall back to their bytes.
 func naturalCompare(a, b string) int {
 	i, j := 0, 0
@@ -205,33 +201,25 @@ func naturalCompare(a, b string) int {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // eachDoc calls fn with every searchable document of dir: .txt and .html
-// files, recursively, no symlinks followed, in walk (lexical) order; title
-// is the path relative to dir when the document has none. A document that
+// files, recursively, no symlinks followed, in walk order (walk); title is
+// the path relative to dir when the document has none. A document that
 // cannot be read is skipped with a warning; a missing or unreadable dir is
-// an error. The
-// scan and the index builder both walk with it, so they see the same
-// documents.
+// an error. The scan and the index builder both walk with it, so they see
+// the same documents in the same order, the ranking's tie-break.
 func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
 	var warns []string
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+	err := walk(dir, "", func(r string, err error) error {
 		if err != nil {
-			if path == dir {
-				return err
-			}
-			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", rel(dir, path), err))
+			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
 			return nil
 		}
-		if !e.Type().IsRegular() || !isDocName(path) {
-			return nil
-		}
-		r := rel(dir, path)
 		if strings.Contains(r, `\`) {
 			// Legal in a Linux name, but an index holding one is refused
 			// (docPathValid): the scan leaves it out as well.
 			warns = append(warns, fmt.Sprintf("index: %s skipped: a backslash in its name", r))
 			return nil
 		}
-		title, text, err := f.readDoc(path)
+		title, text, err := f.readDoc(filepath.Join(dir, filepath.FromSlash(r)))
 		if err != nil {
 			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
 			return nil
@@ -245,6 +233,39 @@ func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]
 		return warns, fmt.Errorf("index %s: %w", dir, err)
 	}
 	return warns, nil
+}
+
+// walk calls fn with the path (slash-separated, relative to root) of every
+// regular file of root/sub with a document's name, recursively, without
+// following symbolic links, the names of each folder in natural order
+// (naturalCompare: d2 before d10), a folder's files and subfolders among
+// each other by name. A folder below root that cannot be read is given to
+// fn with its error; root's own error is walk's.
+func walk(root, sub string, fn func(rel string, err error) error) error {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(sub)))
+	if err != nil {
+		if sub == "" {
+			return err
+		}
+		return fn(sub, err)
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return naturalCompare(a.Name(), b.Name()) })
+	for _, e := range entries {
+		r := e.Name()
+		if sub != "" {
+			r = sub + "/" + r
+		}
+		switch {
+		case e.IsDir():
+			err = walk(root, r, fn)
+		case e.Type().IsRegular() && isDocName(r):
+			err = fn(r, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isDocName tells whether a file is a searchable document by its name.
@@ -262,14 +283,6 @@ func isDocName(path string) bool {
 // link, and "//evil.example/x" or "../x" would lead off the site.
 func docPathValid(rel string) bool {
 	return fs.ValidPath(rel) && !strings.ContainsAny(rel, "\\\x00") && isDocName(rel)
-}
-
-func rel(dir, path string) string {
-	r, err := filepath.Rel(dir, path)
-	if err != nil {
-		return filepath.Base(path)
-	}
-	return filepath.ToSlash(r)
 }
 
 // docURL is a relative URL for a document's path. A first segment with a

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -136,4 +137,33 @@ func BenchmarkWorstQuery(b *testing.B) {
 			b.ReportMetric(float64(tw)/float64(to), "x-one-word")
 		})
 	}
+}
+
+// TestQueryCostDoesNotGrowWithTheDocuments holds a one-word query to the
+// same bytes read from the index over 1,000 documents and over 20,000:
+// the dictionary, the terms table, the word's posting list and the
+// records shown, never a table of every document. (A CGI process over
+// 100,000 generated documents measured the same: BENCHMARKS.md.)
+func TestQueryCostDoesNotGrowWithTheDocuments(t *testing.T) {
+	cost := func(n int) searchCost {
+		docs := map[string]string{}
+		for i := range n {
+			text := "Alpha\nalpha beta gamma"
+			if i%(n/5) == 0 {
+				text += " needle"
+			}
+			docs[fmt.Sprintf("d%d/%d.txt", i/1000, i)] = text
+		}
+		dir := makeIndex(t, docs)
+		st, err := (&Folder{Dir: dir}).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return indexCost(t, st.Path, queryOf(t, "needle"))
+	}
+	small, large := cost(1000), cost(20000)
+	if large.bytes > small.bytes*3/2 || large.records != small.records || large.postings != 5 {
+		t.Errorf("over 20,000 documents %+v; over 1,000 %+v", large, small)
+	}
+	t.Logf("over 20,000 documents %+v; over 1,000 %+v", large, small)
 }
