@@ -140,16 +140,24 @@ var servedDocs = map[string]string{
 	"d9.txt":              "Nine\nprinting nine",
 }
 
-// TestResultLinksResolveThroughApache serves documents under /docs/ with
-// CGIGATE_INDEX_URL=/docs/ and follows every result link through Apache:
-// each must be a 200 with the document itself.
-func TestResultLinksResolveThroughApache(t *testing.T) {
+// startDocsGateway starts the gateway searching servedDocs, which Apache
+// also serves under /docs/ (CGIGATE_INDEX_URL), two results a page.
+func startDocsGateway(t *testing.T) *apachetest.Server {
+	t.Helper()
 	dir := writeIndex(t, servedDocs)
 	files := map[string][]byte{}
 	for name, text := range servedDocs {
 		files["docs/"+name] = []byte(text)
 	}
 	s := startGateway(t, apachetest.Options{Files: files, Env: map[string]string{"CGIGATE_INDEX_DIR": dir, "CGIGATE_INDEX_URL": "/docs/", "CGIGATE_PAGE_SIZE": "2"}})
+	return s
+}
+
+// TestResultLinksResolveThroughApache serves documents under /docs/ with
+// CGIGATE_INDEX_URL=/docs/ and follows every result link through Apache:
+// each must be a 200 with the document itself.
+func TestResultLinksResolveThroughApache(t *testing.T) {
+	s := startDocsGateway(t)
 	seen := map[string]bool{}
 	for page := 1; page <= 3; page++ {
 		r := getJSON(t, s, gatewayPath+"?q=printing&page="+strconv.Itoa(page))
