@@ -52,8 +52,11 @@ type item struct {
 // The words, repeats and the words of phrases included, count against
 // maxWords (a *decoder.LimitError above it, as the decoder gives): a
 // query's cost is then bounded by its words, not by what one keyword
-// hides.
+// hides; 0 means decoder.DefaultMaxKeywords.
 func ParseQuery(keywords []string, maxWords int) (*Query, error) {
+	if maxWords <= 0 {
+		maxWords = decoder.DefaultMaxKeywords
+	}
 	q := &Query{}
 	at := map[string]int{}
 	n := 0

@@ -1,8 +1,11 @@
 package search
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/cgigate/cgigate/decoder"
 )
 
 // queryDocs are documents for the query language's cases.
@@ -99,6 +102,28 @@ func TestParseQuery(t *testing.T) {
 			}
 			if len(q.all) != tc.all || len(q.none) != tc.none || phrases != tc.phrases {
 				t.Errorf("%q: %d groups, %d excluded, %d phrases (%+v)", tc.keywords, len(q.all), len(q.none), phrases, q)
+			}
+		})
+	}
+}
+
+func TestParseQueryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		max   int
+		words int
+		ok    bool
+	}{
+		{"the limit's words pass", 3, 3, true},
+		{"one more is a LimitError", 3, 4, false},
+		{"0 is the decoder's default limit", 0, decoder.DefaultMaxKeywords, true},
+		{"0 refuses one past the default", 0, decoder.DefaultMaxKeywords + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseQuery([]string{strings.Repeat("w ", tc.words)}, tc.max)
+			var le *decoder.LimitError
+			if (err == nil) != tc.ok || err != nil && !errors.As(err, &le) {
+				t.Errorf("%d words, limit %d: %v", tc.words, tc.max, err)
 			}
 		})
 	}
