@@ -58,7 +58,7 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	record := func(rel string) []byte {
 		return appendString(appendString(appendString(nil, rel), rel), "Straße, Straße and STRASSE")
 	}
-	docNumber := 1 // streets.txt, after other.txt in URL order
+	docNumber := 1 // streets.txt, after other.txt in walk order
 	for _, tc := range []struct {
 		name         string
 		sec, table   int

@@ -107,7 +107,7 @@ func TestQueryCostIsBounded(t *testing.T) {
 // the scan, and reports how many times the one letter's time the worst
 // query takes each way.
 //
-//	go test -run '^$' -bench WorstQuery -benchtime 3x ./cmd/cgigate
+//	go test -run '^$' -bench WorstQuery -benchtime 3x ./search
 func BenchmarkWorstQuery(b *testing.B) {
 	dir := searchCorpus(b)
 	path := filepath.Join(dir, IndexName)
