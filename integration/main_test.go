@@ -91,6 +91,9 @@ type result struct {
 	Fields        []field  `json:"fields"`
 	Files         []file   `json:"files"`
 	Results       []hit    `json:"results"`
+	Total         int      `json:"total"`
+	Page          int      `json:"page"`
+	Pages         int      `json:"pages"`
 	Warnings      []string `json:"warnings"`
 	// Form and Redirect are only in a declared form's answers.
 	Form     string    `json:"form"`
@@ -113,10 +116,11 @@ type file struct {
 }
 
 type hit struct {
-	Title   string  `json:"title"`
-	URL     string  `json:"url"`
-	Snippet string  `json:"snippet"`
-	Score   float64 `json:"score"`
+	Title      string   `json:"title"`
+	URL        string   `json:"url"`
+	Snippet    string   `json:"snippet"`
+	Score      float64  `json:"score"`
+	Highlights [][2]int `json:"highlights"`
 }
 
 type presentKV map[string]json.RawMessage
@@ -129,7 +133,7 @@ type apiError struct {
 
 // contractKeys are the keys every JSON rendering must hold (lists as [],
 // never null).
-var contractKeys = []string{"kind", "method", "charset", "charset_source", "keywords", "fields", "files", "results", "warnings"}
+var contractKeys = []string{"kind", "method", "charset", "charset_source", "keywords", "fields", "files", "results", "total", "page", "pages", "warnings"}
 
 // decodeResult decodes a 200 JSON answer and checks the contract's shape.
 func decodeResult(t *testing.T, body []byte) result {

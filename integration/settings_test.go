@@ -2,9 +2,12 @@ package integration
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,7 +58,7 @@ func TestSearchThroughApache(t *testing.T) {
 				name, query string
 				want        []hit // title and URL only
 			}{
-				{"half-width katakana find full-width ones", "%EF%BD%B2%EF%BE%9D%EF%BD%BB%EF%BE%82", []hit{{Title: "katakana.txt", URL: "katakana.txt"}}},
+				{"half-width katakana find full-width ones", "%EF%BD%B2%EF%BE%9D%EF%BD%BB%EF%BE%82", []hit{{Title: "インサツ の 歴史 (the history of printing)", URL: "katakana.txt"}}},
 				{"STRASSE finds Straße", "STRASSE", []hit{{Title: "Die Straße", URL: "street.html"}}},
 				{"every word must match", "printing+berlin", []hit{{Title: "Nested & deep", URL: "sub/nested.html"}}},
 				{"a word no document has finds nothing", "zzyzx", nil},
@@ -66,11 +69,11 @@ func TestSearchThroughApache(t *testing.T) {
 					var got []hit
 					for _, h := range r.Results {
 						got = append(got, hit{Title: h.Title, URL: h.URL})
-						if h.Snippet == "" || h.Score <= 0 {
-							t.Errorf("result %+v: want a snippet and a positive score", h)
+						if h.Snippet == "" || h.Score <= 0 || len(h.Highlights) == 0 {
+							t.Errorf("result %+v: want a snippet, a positive score and highlights", h)
 						}
 					}
-					if r.Kind != "isindex" || !slices.Equal(got, tt.want) {
+					if r.Kind != "isindex" || !reflect.DeepEqual(got, tt.want) {
 						t.Errorf("kind %q results %+v, want isindex %+v", r.Kind, got, tt.want)
 					}
 				})
@@ -125,4 +128,63 @@ func TestSettingsThroughSetEnv(t *testing.T) {
 			})
 		})
 	}
+}
+
+// servedDocs are documents Apache serves under /docs/ and the gateway
+// searches: names that need escaping, in subfolders, in Japanese.
+var servedDocs = map[string]string{
+	"a file & more.txt":   "Site search\nprinting for everyone",
+	"日本/印刷.html":          `<html><head><meta charset="utf-8"><title>印刷</title></head><body>printing in Japan</body></html>`,
+	"sub/100% cotton.txt": "Paper\nprinting on 100% cotton paper",
+	"d10.txt":             "Ten\nprinting ten",
+	"d9.txt":              "Nine\nprinting nine",
+}
+
+// startDocsGateway starts the gateway searching servedDocs, which Apache
+// also serves under /docs/ (CGIGATE_INDEX_URL), two results a page.
+func startDocsGateway(t *testing.T) *apachetest.Server {
+	t.Helper()
+	dir := writeIndex(t, servedDocs)
+	files := map[string][]byte{}
+	for name, text := range servedDocs {
+		files["docs/"+name] = []byte(text)
+	}
+	s := startGateway(t, apachetest.Options{Files: files, Env: map[string]string{"CGIGATE_INDEX_DIR": dir, "CGIGATE_INDEX_URL": "/docs/", "CGIGATE_PAGE_SIZE": "2"}})
+	return s
+}
+
+// TestResultLinksResolveThroughApache serves documents under /docs/ with
+// CGIGATE_INDEX_URL=/docs/ and follows every result link through Apache:
+// each must be a 200 with the document itself.
+func TestResultLinksResolveThroughApache(t *testing.T) {
+	s := startDocsGateway(t)
+	seen := map[string]bool{}
+	for page := 1; page <= 3; page++ {
+		r := getJSON(t, s, gatewayPath+"?q=printing&page="+strconv.Itoa(page))
+		if r.Total != len(servedDocs) || r.Pages != 3 || r.Page != page {
+			t.Fatalf("page %d: total %d pages %d", page, r.Total, r.Pages)
+		}
+		for _, h := range r.Results {
+			u, err := url.Parse(h.URL)
+			if err != nil || !strings.HasPrefix(h.URL, "/docs/") {
+				t.Errorf("result URL %q: %v", h.URL, err)
+				continue
+			}
+			name := strings.TrimPrefix(u.Path, "/docs/")
+			got := send(t, s, "GET", h.URL, "", nil, "")
+			if got.Status != http.StatusOK || string(got.Body) != servedDocs[name] {
+				t.Errorf("GET %s: status %d body %.80q; want %s", h.URL, got.Status, got.Body, name)
+			}
+			seen[name] = true
+		}
+	}
+	if len(seen) != len(servedDocs) {
+		t.Errorf("the pages linked %d documents of %d: %v", len(seen), len(servedDocs), seen)
+	}
+	t.Run("the HTML page's links are the same", func(t *testing.T) {
+		r := send(t, s, "GET", gatewayPath+"?q=cotton", "", nil, "text/html")
+		if !strings.Contains(string(r.Body), `<a href="/docs/sub/100%25%20cotton.txt">Paper</a>`) {
+			t.Errorf("body:\n%s", r.Body)
+		}
+	})
 }

@@ -23,6 +23,7 @@ type config struct {
 	// (CGIGATE_FORMS, CGIGATE_TEMPLATES, CGIGATE_SITE_NAME): only paths
 	// and a name here, read when a request needs them (forms.go).
 	forms, templates, siteName string
+	search                     searchConfig
 }
 
 // setting is one environment variable: its default as shown in -help and
@@ -32,7 +33,7 @@ type setting struct {
 	apply           func(c *config, v string) error
 }
 
-var settings = []setting{
+var settings = append([]setting{
 	{"CGIGATE_CHARSET", "", "the deployment's charset (a WHATWG label), used when a request names none; empty: sniff, then UTF-8",
 		func(c *config, v string) error {
 			if _, err := charset.Lookup(v); err != nil {
@@ -99,7 +100,7 @@ var settings = []setting{
 		func(c *config, v string) error { c.templates = v; return nil }},
 	{"CGIGATE_SITE_NAME", "", "the site's name, shown in the title and header of the built-in pages",
 		func(c *config, v string) error { c.siteName = v; return nil }},
-}
+}, searchSettings...)
 
 // loadConfig reads the settings from env. An unset or empty variable keeps
 // its default; a bad value is an error naming the variable, which the

@@ -224,8 +224,8 @@ func TestCorpus(t *testing.T) {
 		}},
 		{67, "javascript:alert(1)", func(t *testing.T) {
 			dir := makeIndex(t, map[string]string{"javascript:alert(1).txt": "findme"})
-			a := get(t, "findme", "CGIGATE_INDEX_DIR", dir)
-			if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="./javascript:alert%281%29.txt"`) {
+			a := get(t, "findme", "CGIGATE_INDEX_DIR", dir, "CGIGATE_INDEX_URL", "/docs/")
+			if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="/docs/javascript:alert%281%29.txt"`) {
 				t.Errorf("body:\n%s", a.body)
 			}
 		}},

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -44,7 +43,11 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 		return
 	}
 	defer form.Close()
-	if err := g.isindexFallback(form); err != nil {
+	page, err := g.searchBox(form)
+	if err == nil {
+		err = g.isindexFallback(form)
+	}
+	if err != nil {
 		g.fail(w, r, err)
 		return
 	}
@@ -57,18 +60,10 @@ func (g *gateway) ServeCGI(w cgi.ResponseWriter, r *cgi.Request) {
 	res.site = g.cfg.siteName
 	switch {
 	case form.Kind == decoder.ISINDEX && g.cfg.indexDir != "":
-		needles, err := queryNeedles(form.Keywords, g.maxKeywords())
-		if err != nil {
+		if err := g.search(&res, form.Keywords, page); err != nil {
 			g.fail(w, r, err)
 			return
 		}
-		results, warns, err := search(g.cfg.indexDir, needles)
-		if err != nil {
-			g.fail(w, r, &cgi.Error{Status: cgi.StatusInternalServerError, Op: "search", Err: errors.Join(cgi.ErrServer, err)})
-			return
-		}
-		res.Results, res.searched = results, true
-		res.Warnings = append(res.Warnings, warns...)
 	case form.Kind == decoder.Form && g.cfg.record != "" && r.Method != "HEAD": // HEAD is safe (RFC 9110 § 9.3.2)
 		if err := g.recordSubmission(r, form, res, ""); err != nil {
 			g.fail(w, r, err)
@@ -115,7 +110,13 @@ func (g *gateway) isindexFallback(form *cgi.Form) error {
 	if value == nil {
 		return nil
 	}
-	words := strings.Fields(*value)
+	return g.takeWords(form, *value)
+}
+
+// takeWords makes form an ISINDEX search of the words of a search box's
+// value (Empty when it has none).
+func (g *gateway) takeWords(form *cgi.Form, value string) error {
+	words := strings.Fields(value)
 	if max := g.maxKeywords(); len(words) > max {
 		return &decoder.LimitError{Limit: "keywords", Max: max}
 	}

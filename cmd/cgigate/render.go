@@ -21,14 +21,18 @@ type result struct {
 	Fields        []fieldJSON    `json:"fields"`
 	Files         []fileJSON     `json:"files"`
 	Results       []searchResult `json:"results"`
+	Total         int            `json:"total"` // of a search: all matches
+	Page          int            `json:"page"`  // from 1; 0 when no search
+	Pages         int            `json:"pages"`
 	Warnings      []string       `json:"warnings"`
 	// Form and Redirect are only in the answers of a declared form: its
 	// name, and where its 303 sends the browser.
 	Form     string `json:"form,omitempty"`
 	Redirect string `json:"redirect,omitempty"`
 
-	searched bool   // an index was searched: say so when nothing matched
-	site     string // CGIGATE_SITE_NAME, for the HTML pages
+	searched bool       // an index was searched: say so when nothing matched
+	nav      *searchNav // a search's box and pager, for the HTML page
+	site     string     // CGIGATE_SITE_NAME, for the HTML pages
 }
 
 type fieldJSON struct {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // writeJSON streams what json.Encoder with SetIndent("", "  ") writes;
@@ -25,6 +26,13 @@ func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
 			t.Fatalf("case %d differs:\ngot  %s\nwant %s", n, got.String(), want.String())
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // randomResults makes results of every shape the renderings meet: empty
@@ -47,8 +55,17 @@ func randomResults(n int) []result {
 		for range rng.IntN(2) {
 			res.Files = append(res.Files, fileJSON{pick(), pick(), "text/plain", rng.Int64N(1 << 40), "ab"})
 		}
-		for range rng.IntN(2) {
-			res.Results = append(res.Results, searchResult{pick(), "/d/" + pick(), pick(), rng.Float64() * 3})
+		for range rng.IntN(2) * btoi(res.searched) {
+			snip := pick()
+			r := searchResult{Title: pick(), URL: "/d/" + pick(), Snippet: snip, Score: rng.Float64() * 3, Highlights: [][2]int{}}
+			if n := utf8.RuneCountInString(snip); n > 0 {
+				r.Highlights = append(r.Highlights, [2]int{rng.IntN(n), n})
+			}
+			res.Results = append(res.Results, r)
+		}
+		if res.searched {
+			res.Total, res.Page, res.Pages = len(res.Results)+rng.IntN(30), 1+rng.IntN(3), rng.IntN(4)
+			res.nav = &searchNav{Field: pick(), Query: pick(), Linked: rng.IntN(2) == 0, Start: 1, Prev: "?q=" + pick(), Next: pick()}
 		}
 		for range rng.IntN(3) {
 			res.Warnings = append(res.Warnings, pick())

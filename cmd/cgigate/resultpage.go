@@ -51,11 +51,9 @@ var resultPage = []pagePart{
 		return parse("keywords", `<p class="lead">You searched for {{range $i, $k := .Keywords}}{{if $i}} {{end}}<strong class="keyword">{{$k}}</strong>{{end}}</p>`)
 	}}},
 	{text: "\n"},
-	{show: func(r result) bool { return len(r.Results) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
-		return parse("results", `<ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}</ol>
-`)
+	{show: func(r result) bool { return r.searched }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
+		return parse("results", searchSectionHTML)
 	}}},
-	{show: func(r result) bool { return len(r.Results) == 0 && r.searched }, text: `<p class="results">Nothing matches your search. Try fewer or other words.</p>`},
 	{text: "\n"},
 	{show: func(r result) bool { return len(r.Fields) > 0 }, html: &lazy.Value[*template.Template]{New: func() *template.Template {
 		return parse("fields", `<h2>What you sent</h2><dl class="received">

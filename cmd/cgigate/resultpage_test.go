@@ -23,8 +23,7 @@ var wholePage = `<!DOCTYPE html>
 <main>
 <h1>{{.Heading}}</h1>
 {{if .Keywords}}<p class="lead">You searched for {{range $i, $k := .Keywords}}{{if $i}} {{end}}<strong class="keyword">{{$k}}</strong>{{end}}</p>{{end}}
-{{if .Results}}<ol class="results">{{range .Results}}<li><a href="{{.URL}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}</ol>
-{{else if .Searched}}<p class="results">Nothing matches your search. Try fewer or other words.</p>{{end}}
+{{if .Searched}}` + searchSectionHTML + `{{end}}
 {{if .Fields}}<h2>What you sent</h2><dl class="received">
 {{range .Fields}}{{if ne .Name "_charset_"}}<dt>{{.Name}}</dt><dd>{{.Value}}</dd>
 {{end}}{{end}}</dl>{{end}}

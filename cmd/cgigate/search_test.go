@@ -1,45 +1,19 @@
 package main
 
 import (
-	"math/rand/v2"
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
-
-	"github.com/cgigate/cgigate/decoder"
+	"github.com/cgigate/cgigate/internal/testdocs"
+	"github.com/cgigate/cgigate/search"
 )
 
-// needlesOf is what queryNeedles makes of words under the default limit.
-func needlesOf(t testing.TB, words ...string) []needle {
-	t.Helper()
-	n, err := queryNeedles(words, decoder.DefaultMaxKeywords)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // makeIndex writes docs (path -> content) into a new folder.
-func makeIndex(t *testing.T, docs map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range docs {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func makeIndex(t *testing.T, docs map[string]string) string { return testdocs.Folder(t, docs) }
 
 func TestSearch(t *testing.T) {
 	dir := makeIndex(t, map[string]string{
@@ -49,7 +23,7 @@ func TestSearch(t *testing.T) {
 		"scripted.html":           "<title>Only script</title><script>var s = 'Berlin STRASSE';</script><style>.Berlin{}</style><p>nothing</p>",
 		"sub/nested.html":         "<title>Nested &amp; deep</title><p>Berlin printing press</p>",
 		"notes.md":                "Straße in a file of another kind",
-		"bad.txt":                 "Stra\xdfe in Latin-1",
+		"latin1.txt":              "Gr\xf6\xdfe und Qualit\xe4t: sch\xf6ne B\xfccher f\xfcr Sie",
 		"javascript:alert(1).txt": "a Berlin document with a hostile file name",
 		"markup.txt":              "<script>alert(1)</script> Ünïcode Markup",
 	})
@@ -95,13 +69,13 @@ func searchCases(t *testing.T, dir string) {
 			}
 		})
 	}
-	t.Run("an HTML title is the result's title, a text file's path otherwise", func(t *testing.T) {
+	t.Run("an HTML title is the result's title, a text file's first line that is not blank", func(t *testing.T) {
 		r := jsonResult(t, get(t, "berlin", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
 		titles := map[string]string{}
 		for _, res := range r.Results {
 			titles[res.URL] = res.Title
 		}
-		if titles["street.html"] != "Die Straße" || titles["sub/nested.html"] != "Nested & deep" || titles["./javascript:alert%281%29.txt"] != "javascript:alert(1).txt" {
+		if titles["street.html"] != "Die Straße" || titles["sub/nested.html"] != "Nested & deep" || titles["./javascript:alert%281%29.txt"] != "a Berlin document with a hostile file name" {
 			t.Errorf("titles %q", titles)
 		}
 	})
@@ -115,15 +89,26 @@ func searchCases(t *testing.T, dir string) {
 			t.Errorf("results %+v", r.Results)
 		}
 	})
-	t.Run("a document that is not UTF-8 is skipped with a warning", func(t *testing.T) {
-		r := jsonResult(t, get(t, "latin-1", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
-		if len(r.Results) != 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "bad.txt skipped: not valid UTF-8") {
-			t.Errorf("results %+v warnings %q", r.Results, r.Warnings)
+	t.Run("a Latin-1 document is read in its charset, with no warning", func(t *testing.T) {
+		a := get(t, "GRÖSSE+bücher", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		r := jsonResult(t, a.body)
+		if len(r.Results) != 1 || r.Results[0].URL != "latin1.txt" || len(r.Warnings) != 0 || a.stderr != "" {
+			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.stderr)
 		}
 	})
 	t.Run("a hostile file name is never a javascript: link", func(t *testing.T) {
+		a := get(t, "hostile", "CGIGATE_INDEX_DIR", dir, "CGIGATE_INDEX_URL", "/docs")
+		if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="/docs/javascript:alert%281%29.txt"`) {
+			t.Errorf("body:\n%s", a.body)
+		}
+		r := jsonResult(t, get(t, "hostile", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+		if len(r.Results) != 1 || r.Results[0].URL != "./javascript:alert%281%29.txt" {
+			t.Errorf("without CGIGATE_INDEX_URL, JSON keeps the relative path: %+v", r.Results)
+		}
+	})
+	t.Run("without CGIGATE_INDEX_URL, titles are not links and a note says why", func(t *testing.T) {
 		a := get(t, "hostile", "CGIGATE_INDEX_DIR", dir)
-		if strings.Contains(a.body, `href="javascript:`) || !strings.Contains(a.body, `href="./javascript:alert%281%29.txt"`) {
+		if strings.Contains(a.body, "javascript:alert(1).txt") || strings.Contains(a.body, "<a ") || !strings.Contains(a.body, "Links to the documents are not configured") {
 			t.Errorf("body:\n%s", a.body)
 		}
 	})
@@ -137,93 +122,116 @@ func searchCases(t *testing.T, dir string) {
 	})
 }
 
-func TestFold(t *testing.T) {
-	for _, tc := range []struct{ a, b string }{
-		{"ｲﾝｻﾂ", "インサツ"}, {"STRASSE", "straße"}, {"ｶﾞｲﾄﾞ", "ガイド"}, {"ＡＢＣ", "abc"}, {"ﬁle", "FILE"},
-	} {
-		t.Run(tc.a+" folds like "+tc.b, func(t *testing.T) {
-			if fold(tc.a).text != fold(tc.b).text {
-				t.Errorf("%q vs %q", fold(tc.a).text, fold(tc.b).text)
+func TestIndexCommand(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "big.txt": strings.Repeat("alpha ", 1<<20)})
+	path := filepath.Join(dir, search.IndexName)
+	t.Run("cgigate -index writes a file others can read, says what it wrote, and leaves no temporary file", func(t *testing.T) {
+		cmd := execCommand("-index", dir)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, errb.String())
+		}
+		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "big.txt skipped: larger than") {
+			t.Errorf("stdout %q stderr %q", out.String(), errb.String())
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o644 {
+			t.Fatalf("%v %v", fi, err)
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, search.IndexName+"-*"))
+		if len(left) != 0 {
+			t.Errorf("left behind: %q", left)
+		}
+	})
+	t.Run("the index is trusted until rebuilt: a new document is found only after cgigate -index", func(t *testing.T) {
+		os.WriteFile(filepath.Join(dir, "new.txt"), []byte("alpha again"), 0o644)
+		urls := func() []string {
+			var u []string
+			for _, r := range jsonResult(t, get(t, "alpha", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body).Results {
+				u = append(u, r.URL)
 			}
-		})
+			return u
+		}
+		if got := urls(); len(got) != 2 {
+			t.Errorf("before rebuilding: %q", got)
+		}
+		buildWithBinary(t, dir)
+		if got := urls(); len(got) != 3 {
+			t.Errorf("after rebuilding: %q", got)
+		}
+	})
+	t.Run("cgigate -index reads CGIGATE_INDEX_CHARSET as the CGI does", func(t *testing.T) {
+		// ｲﾝｻﾂ in Shift_JIS (by iconv), which the sniffer alone takes
+		// for GBK: a short text is what the setting is for.
+		dir := makeIndex(t, map[string]string{"sjis.txt": "\xb2\xdd\xbb\xc2"})
+		cmd := execCommand("-index", dir)
+		cmd.Env = append(os.Environ(), "CGIGATE_INDEX_CHARSET=shift_jis")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+		a := get(t, "%E3%82%A4%E3%83%B3%E3%82%B5%E3%83%84", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json") // インサツ
+		if r := jsonResult(t, a.body); len(r.Results) != 1 || r.Results[0].Snippet != "ｲﾝｻﾂ" {
+			t.Errorf("results %+v", r.Results)
+		}
+	})
+	t.Run("a bad CGIGATE_INDEX_CHARSET is exit status 1 naming it", func(t *testing.T) {
+		cmd := execCommand("-index", dir)
+		cmd.Env = append(os.Environ(), "CGIGATE_INDEX_CHARSET=no-such-charset")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "CGIGATE_INDEX_CHARSET") {
+			t.Errorf("%v %q", err, out)
+		}
+	})
+	t.Run("a folder that does not exist is exit status 1 with the reason", func(t *testing.T) {
+		out, err := execCommand("-index", filepath.Join(dir, "nope")).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "nope") {
+			t.Errorf("%v %q", err, out)
+		}
+	})
+	t.Run("in CGI mode -index in argv is an ISINDEX word, never the option", func(t *testing.T) {
+		other := makeIndex(t, map[string]string{"x.txt": "index"})
+		a := runCGI(t, cgiEnv("QUERY_STRING", "-index+"+other, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json"), []string{"-index", other}, strings.NewReader(""))
+		if a.status != 200 {
+			t.Errorf("status %d", a.status)
+		}
+		if _, err := os.Stat(filepath.Join(other, search.IndexName)); err == nil {
+			t.Error("an index was built from argv")
+		}
+	})
+}
+
+// The CGI binary must not link x/net/html's entity map: it is built at
+// package init, and tokenText exists to keep it out.
+func TestGatewayDoesNotLinkTheTokenizersEntityTable(t *testing.T) {
+	for _, b := range []string{bin, lean(t)} {
+		out, err := exec.Command("go", "tool", "nm", b).Output()
+		if err != nil {
+			t.Fatalf("go tool nm %s: %v", b, err)
+		}
+		if bytes.Contains(out, []byte("golang.org/x/net/html.entity")) {
+			t.Errorf("%s links golang.org/x/net/html.entity: something calls x/net/html's Text, Token or UnescapeString", b)
+		}
+		if !bytes.Contains(out, []byte(" html.UnescapeString")) {
+			t.Errorf("%s has no html.UnescapeString: is this test still reading the right symbols?", b)
+		}
 	}
-	t.Run("a folded offset maps back to its original segment", func(t *testing.T) {
-		s := "xßｶﾞy"
-		f := fold(s)
-		i := strings.Index(f.text, "y")
-		if got := s[f.origOffset(i):]; got != "y" {
-			t.Errorf("mapped to %q", got)
-		}
-	})
-	t.Run("the folded text is x/text's NFKC then full case folding, and every offset maps back to where its text began", func(t *testing.T) {
-		alphabet := []rune("aZ. \u00a0¨ßẞﬁＡｶﾞｲﾝKǅΣς\u0301\u0308e\u3000印İ\u0345")
-		rng := rand.New(rand.NewPCG(5, 5))
-		caser := cases.Fold()
-		for range 2000 {
-			rs := make([]rune, rng.IntN(12))
-			for i := range rs {
-				rs[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-			s := string(rs)
-			f := fold(s)
-			if want := caser.String(norm.NFKC.String(s)); f.text != want {
-				t.Fatalf("fold(%q) = %q; want %q", s, f.text, want)
-			}
-			for off := range len(f.text) {
-				if !utf8.RuneStart(f.text[off]) {
-					continue
-				}
-				o := f.origOffset(off)
-				// An ASCII byte from an ASCII byte maps exactly; else the
-				// offset may be the start of the segment ("Zﾞ" folds to
-				// "z" and a combining mark) or of a character that folds
-				// to several (ﬁ to "f" and "i").
-				exact := f.text[off] < utf8.RuneSelf && o < len(s) && s[o] < utf8.RuneSelf
-				if tail := fold(s[o:]).text; !strings.HasSuffix(tail, f.text[off:]) || (exact && tail != f.text[off:]) {
-					t.Fatalf("fold(%q): offset %d maps to %d, whose fold %q does not end in %q", s, off, o, tail, f.text[off:])
-				}
-			}
+}
+
+func TestLongQueryIsRefused(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "e"})
+	t.Run("an ISINDEX query of 2,000 words in one keyword is a 413", func(t *testing.T) {
+		q := strings.Repeat("e%20", 1999) + "e"
+		a := get(t, q, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		if msg, _ := jsonError(t, a.body); a.status != 413 || !strings.Contains(msg, "more than 100 keywords") {
+			t.Errorf("status %d %q", a.status, msg)
 		}
 	})
 }
 
-// allocated is the bytes fn allocates on the heap.
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-func TestFoldMemoryIsBoundedByTheText(t *testing.T) {
-	const size = 1 << 20
-	for _, tc := range []struct {
-		name   string
-		unit   string // repeated to size bytes
-		factor uint64 // bytes allocated per byte of text, at most
-	}{
-		// U+FDFA folds to 18 letters and spaces, 33 bytes: 11 times its
-		// size, which the folded text holds twice (built, then a string)
-		// besides its growth; the map adds at most one span (12 bytes,
-		// with room to double) per rune.
-		{"a text of U+FDFA, whose folding is 11 times as long", "\ufdfa", 32},
-		{"a text of ﬁ, each folding to two letters", "ﬁ", 8},
-		{"a Japanese text, each rune its own folding, maps as one run", "印刷の手順", 4},
-		{"an ASCII text maps as one run", "Hello World. ", 4},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := strings.Repeat(tc.unit, size/len(tc.unit))
-			var f folded
-			n := allocated(func() { f = fold(s) })
-			if n > tc.factor*uint64(len(s)) {
-				t.Errorf("fold allocated %d bytes for %d bytes of text; want at most %d times", n, len(s), tc.factor)
-			}
-			if runes := utf8.RuneCountInString(s); len(f.spans) > runes {
-				t.Errorf("%d spans for %d runes", len(f.spans), runes)
-			}
-			t.Logf("%d bytes allocated, %d spans", n, len(f.spans))
-		})
+func TestSkippedDocumentsGoToTheErrorLogOnly(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "big.txt": strings.Repeat("alpha ", 1<<20)})
+	a := get(t, "alpha", "CGIGATE_INDEX_DIR", dir)
+	if !strings.Contains(a.stderr, "big.txt skipped: larger than") || strings.Contains(a.body, "big.txt") || strings.Contains(a.body, "skipped") {
+		t.Errorf("stderr %q body:\n%s", a.stderr, a.body)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"encoding/binary"
@@ -21,8 +21,6 @@ type index struct {
 	dict   string
 	starts []int // dict offset of each term, and len(dict) last
 	terms  []byte
-	doctab []byte
-	warns  []string
 	cost   searchCost // of the searches so far
 }
 
@@ -31,22 +29,23 @@ type index struct {
 type searchCost struct {
 	postings int // posting entries decoded
 	records  int // document records read and matched
+	bytes    int // read from the file
 }
 
 // searchIndex answers a search from the index file at path. An error that
 // wraps fs.ErrNotExist means there is no index (the scan answers); any
 // other means the index cannot be used.
-func searchIndex(path string, needles []needle) ([]searchResult, []string, error) {
+func searchIndex(path string, q *Query, from, n int) ([]hit, int, error) {
 	ix, err := openIndex(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	defer ix.f.Close()
-	results, err := ix.search(needles)
+	hits, total, err := ix.search(q, from, n)
 	if err != nil {
-		return nil, nil, &indexError{Op: "read", Path: path, Err: err}
+		return nil, 0, &indexError{Op: "read", Path: path, Err: err}
 	}
-	return results, ix.warns, nil
+	return hits, total, nil
 }
 
 // openIndex reads the header and the parts every query needs, checking
@@ -103,7 +102,13 @@ func (ix *index) load() error {
 	if ix.secs[secTerms].len != uint64(nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize {
 		return corrupt("table sizes")
 	}
-	var parts [secWarnings + 1][]byte
+	// The dictionary and the terms table, which every query reads whole,
+	// are checked whole. The document table is not read here: a query
+	// reads the entries of the documents it shows, 16 bytes each, and an
+	// entry whose bytes changed points at bytes that fail the CRC it
+	// holds; reading it whole would make every query cost its size. The
+	// build's warnings are for the builder's output, not for queries.
+	var parts [secTerms + 1][]byte
 	for i := range parts {
 		b, err := ix.section(i)
 		if err != nil {
@@ -114,7 +119,7 @@ func (ix *index) load() error {
 		}
 		parts[i] = b
 	}
-	ix.dict, ix.terms, ix.doctab = string(parts[secDict]), parts[secTerms], parts[secDocTab]
+	ix.dict, ix.terms = string(parts[secDict]), parts[secTerms]
 	ix.starts = make([]int, 0, nTerms+1)
 	for off := 0; off < len(ix.dict); {
 		ix.starts = append(ix.starts, off)
@@ -128,14 +133,6 @@ func (ix *index) load() error {
 		return corrupt("dictionary has %d terms, header %d", len(ix.starts), nTerms)
 	}
 	ix.starts = append(ix.starts, len(ix.dict))
-	r := reader{b: parts[secWarnings]}
-	n := r.uvarint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		ix.warns = append(ix.warns, r.string())
-	}
-	if r.err != nil || len(r.b) != 0 {
-		return corrupt("warnings")
-	}
 	return nil
 }
 
@@ -149,6 +146,7 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	if off > s.len || n > s.len-off {
 		return nil, corrupt("offset %d+%d outside its section", off, n)
 	}
+	ix.cost.bytes += int(n)
 	b := make([]byte, n)
 	if _, err := ix.f.ReadAt(b, int64(s.off+off)); err != nil {
 		return nil, corrupt("read: %v", err)
@@ -156,10 +154,19 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	return b, nil
 }
 
-// entry reads an entry of the terms or doctab table and the bytes it
-// points to in section s, checked against the entry's CRC.
+// entry reads an entry of the terms or doctab table (nil: read entry i
+// of the doctab section) and the bytes it points to in section s, checked
+// against the entry's CRC.
 func (ix *index) entry(table []byte, i int, s section) ([]byte, error) {
-	e := table[i*entrySize:]
+	var e []byte
+	if table != nil {
+		e = table[i*entrySize:]
+	} else {
+		var err error
+		if e, err = ix.readAt(ix.secs[secDocTab], uint64(i)*entrySize, entrySize); err != nil {
+			return nil, err
+		}
+	}
 	le := binary.LittleEndian
 	b, err := ix.readAt(s, le.Uint64(e), uint64(le.Uint32(e[8:])))
 	if err != nil {
@@ -191,22 +198,26 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 	return nil
 }
 
-// search finds the documents containing every needle. A needle (no white
-// space: queryNeedles cuts at it) is looked up in the dictionary, and the
-// posting lists give each document's score without reading it: only the
-// documents shown are read, for their title, URL and snippet, by match,
-// the function the scan uses.
+// search finds the documents that match q and gives those ranked from
+// to from+n, and how many match in all. A needle (no white space:
+// ParseQuery cuts at it) is looked up in the dictionary, and the posting
+// lists give each document's score and the needles it holds without
+// reading it: only the documents shown are read, for their title, URL and
+// snippet, by match, the function the scan uses, and those whose match
+// hangs on a phrase, to see whether its words are side by side.
 //
 // Each posting list is read once, whatever number of needles its term
 // holds: the term's weight (the sum of each needle's weight times its
 // count in the term) and the set of needles it holds are worked out from
 // the dictionary first. A query so decodes at most every posting entry
-// once, and reads at most maxResults documents.
+// once, and reads at most n documents plus, for a phrase, those that hold
+// all its words.
 //
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) search(needles []needle) ([]searchResult, error) {
+func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
+	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
 		weight int
@@ -225,7 +236,7 @@ func (ix *index) search(needles []needle) ([]searchResult, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -233,64 +244,99 @@ func (ix *index) search(needles []needle) ([]searchResult, error) {
 		terms = append(terms, t)
 	}
 	sort.Ints(terms) // read the postings section in order
+	// Dense by document number, but only the documents the posting lists
+	// touch are ever read or written: a large allocation comes zeroed
+	// from the system, and its untouched pages cost nothing, so a query
+	// costs what its posting lists hold, not the number of documents.
 	score := make([]int, ix.docs)
 	has := make([]uint64, ix.docs*words) // the needles each document holds
+	var touched []int
 	for _, t := range terms {
 		h := hits[t]
 		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r := reader{b: list}
 		for doc, first := 0, true; len(r.b) > 0; first = false {
 			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
 			// Numbers rise (a first delta may be 0) and stay in the table.
 			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return nil, corrupt("posting list of %q", ix.term(t))
+				return nil, 0, corrupt("posting list of %q", ix.term(t))
 			}
 			ix.cost.postings++
 			doc += int(delta)
+			if !slices.ContainsFunc(has[doc*words:(doc+1)*words], func(m uint64) bool { return m != 0 }) {
+				touched = append(touched, doc)
+			}
 			score[doc] += h.weight * int(text+3*title)
 			for i, m := range h.has {
 				has[doc*words+i] |= m
 			}
 		}
 	}
-	all := make([]uint64, words)
-	for j := range needles {
-		all[j/64] |= 1 << (j % 64)
-	}
+	// A document no list touched holds no needle, and matches nothing:
+	// every query asks for at least one word (Query.matches).
+	slices.Sort(touched)
 	var cands []int
-	for d := range ix.docs {
-		if slices.Equal(has[d*words:(d+1)*words], all) {
+	var err error
+	for _, d := range touched {
+		row := has[d*words : (d+1)*words]
+		var ft, fb *folded // the document's, read for a phrase
+		phrase := func(it item) bool {
+			if err != nil {
+				return false
+			}
+			if ft == nil {
+				var title, text string
+				if _, title, text, err = ix.record(d); err != nil {
+					return false
+				}
+				t, b := fold(title), fold(text)
+				ft, fb = &t, &b
+			}
+			return q.phraseIn(ft.text, it) || q.phraseIn(fb.text, it)
+		}
+		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
 			cands = append(cands, d)
 		}
-	}
-	// Documents are numbered in URL order: the scan's tie-break.
-	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-	if len(cands) > maxResults {
-		cands = cands[:maxResults]
-	}
-	var results []searchResult
-	for _, d := range cands {
-		ix.cost.records++
-		rec, err := ix.entry(ix.doctab, d, ix.secs[secDocs])
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		r := reader{b: rec}
-		rel, title, text := r.string(), r.string(), r.string()
-		if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
-			return nil, corrupt("document %d", d)
-		}
-		res, ok := match(title, text, needles)
-		if !ok || int(res.Score) != score[d] {
-			return nil, corrupt("document %d (%s) does not match its postings", d, rel)
-		}
-		res.URL = docURL(rel)
-		results = append(results, res)
 	}
-	return rank(results), nil
+	// Documents are numbered in the natural order of their paths: the
+	// scan's tie-break.
+	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
+	total := len(cands)
+	cands = cands[min(from, total):min(from+n, total)]
+	var results []hit
+	for _, d := range cands {
+		rel, title, text, err := ix.record(d)
+		if err != nil {
+			return nil, 0, err
+		}
+		res, ok := match(title, text, q)
+		if !ok || int(res.Score) != score[d] {
+			return nil, 0, corrupt("document %d (%s) does not match its postings", d, rel)
+		}
+		results = append(results, hit{res, rel})
+	}
+	return results, total, nil
+}
+
+// record reads document d's record: its path, title and text.
+func (ix *index) record(d int) (rel, title, text string, err error) {
+	ix.cost.records++
+	rec, err := ix.entry(nil, d, ix.secs[secDocs])
+	if err != nil {
+		return "", "", "", err
+	}
+	r := reader{b: rec}
+	rel, title, text = r.string(), r.string(), r.string()
+	if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
+		return "", "", "", corrupt("document %d", d)
+	}
+	return rel, title, text, nil
 }
 
 // reader decodes uvarints and length-prefixed strings, keeping the first

@@ -1,9 +1,7 @@
-package main
+package search
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -106,23 +104,6 @@ func TestHTMLTextLeavesOutScriptStyleAndTemplate(t *testing.T) {
 		title, text, err := htmlText([]byte(tt.doc))
 		if err != nil || title != tt.title || text != tt.text {
 			t.Errorf("%s: htmlText(%q) = %q, %q, %v; want %q, %q", tt.name, tt.doc, title, text, err, tt.title, tt.text)
-		}
-	}
-}
-
-// The CGI binary must not link x/net/html's entity map: it is built at
-// package init, and tokenText exists to keep it out.
-func TestGatewayDoesNotLinkTheTokenizersEntityTable(t *testing.T) {
-	for _, b := range []string{bin, lean(t)} {
-		out, err := exec.Command("go", "tool", "nm", b).Output()
-		if err != nil {
-			t.Fatalf("go tool nm %s: %v", b, err)
-		}
-		if bytes.Contains(out, []byte("golang.org/x/net/html.entity")) {
-			t.Errorf("%s links golang.org/x/net/html.entity: something calls x/net/html's Text, Token or UnescapeString", b)
-		}
-		if !bytes.Contains(out, []byte(" html.UnescapeString")) {
-			t.Errorf("%s has no html.UnescapeString: is this test still reading the right symbols?", b)
 		}
 	}
 }

@@ -1,9 +1,9 @@
-package main
+package search
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
@@ -24,7 +24,7 @@ import (
 //
 // Layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x01", docs uint32, terms uint32, then for each
+//	header     magic "CGIGIX\x00\x02", docs uint32, terms uint32, then for each
 //	           section (dict, terms, doctab, warnings, postings, docs)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
 //	           CRC-32C of the header before it
@@ -34,7 +34,8 @@ import (
 //	dict       every folded term, each followed by '\n', in byte order
 //	terms      for each term: postings offset uint64 (in the postings
 //	           section), length uint32, CRC-32C uint32
-//	doctab     for each document, in URL order (the document number is
+//	doctab     for each document, in the natural order of paths (digits
+//	           by value: naturalCompare; the document number is
 //	           its place here, so ties in rank are broken by number): record
 //	           offset uint64 (in the docs section), length uint32, CRC-32C
 //	           uint32
@@ -54,8 +55,8 @@ import (
 // warnings by their CRCs in the header, each posting list and record by
 // its own. A mismatch is errCorruptIndex.
 const (
-	indexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x01"
+	IndexName   = ".cgigate-index"
+	indexMagic  = "CGIGIX\x00\x02"
 	nSections   = 6
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
@@ -94,8 +95,8 @@ func (e *indexError) Unwrap() error { return e.Err }
 // errCorruptIndex is an index file whose bytes are not what was written.
 var errCorruptIndex = errors.New("corrupt index file")
 
-// indexStats is what building an index wrote.
-type indexStats struct {
+// Stats is what building an index wrote.
+type Stats struct {
 	Path     string
 	Docs     int
 	Terms    int
@@ -110,31 +111,51 @@ type section struct {
 
 // indexPosting is a document's counts for one term while building.
 type indexPosting struct {
-	doc         int // walk order while building
+	doc         int // its number: walk order
 	text, title uint32
 }
 
-// buildIndex writes dir's index file: it walks dir as a search does
+// runPostings is how many postings a build holds in memory before it
+// writes them out as a run: about 16 bytes each, with the map's and the
+// slices' overhead about 64 MiB. A variable for the tests, which make
+// many runs of a few documents.
+var runPostings = 2 << 20
+
+// Build writes the folder's index file: it walks dir as a search does
 // (eachDoc), folds each title and text with fold, the function the query's
 // words go through, and writes the file to a temporary name in dir, synced,
 // then renamed over the old one, so that a CGI process opening it meanwhile
 // sees either the old index or the new one, never a part (rename(2) is
 // atomic within a file system).
 //
+// Its memory is bounded whatever the number of documents: each document's
+// record goes to the file as it is read; the postings are gathered in
+// memory up to runPostings, then written out, sorted by term, as a run
+// (a temporary file beside the index); the runs are merged term by term
+// into the postings section at the end, one term's list in memory at a
+// time. Documents are numbered in walk order, so a run's lists follow the
+// previous run's and merging them is appending. What stays in memory is
+// 16 bytes a document (the document table) and the dictionary.
+//
 // dir may be a symbolic link: it is resolved once, as search does.
-func buildIndex(dir string) (indexStats, error) {
-	path := filepath.Join(dir, indexName)
-	st := indexStats{Path: path}
-	fail := func(err error) (indexStats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
-	dir, err := filepath.EvalSymlinks(dir)
+func (f *Folder) Build() (Stats, error) {
+	path := filepath.Join(f.Dir, IndexName)
+	st := Stats{Path: path}
+	fail := func(err error) (Stats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
+	dir, err := filepath.EvalSymlinks(f.Dir)
 	if err != nil {
 		return fail(err)
 	}
-	tmp, err := os.CreateTemp(dir, indexName+"-*.tmp")
+	tmp, err := os.CreateTemp(dir, IndexName+"-*.tmp")
 	if err != nil {
 		return fail(err)
 	}
+	var runs []*os.File
 	defer func() {
+		for _, r := range runs {
+			r.Close()
+			os.Remove(r.Name())
+		}
 		if tmp != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
@@ -144,21 +165,26 @@ func buildIndex(dir string) (indexStats, error) {
 	if _, err := tmp.Seek(int64(headerSize), io.SeekStart); err != nil {
 		return fail(err)
 	}
-	type doc struct {
-		url string
-		ent [entrySize]byte
-	}
-	var docs []doc
+	var doctab []byte
+	docs := 0
 	postings := map[string][]indexPosting{}
+	held := 0
 	counts := map[string]*indexPosting{}
 	var rec []byte
-	warns, err := eachDoc(dir, func(rel, title, text string) error {
+	flush := func() error {
+		r, err := writeRun(dir, postings)
+		if r != nil {
+			runs = append(runs, r)
+		}
+		clear(postings)
+		held = 0
+		return err
+	}
+	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
 		rec = appendString(appendString(appendString(rec[:0], rel), title), text)
-		var d doc
-		d.url = docURL(rel)
-		binary.LittleEndian.PutUint64(d.ent[0:], uint64(w.off-int64(headerSize)))
-		binary.LittleEndian.PutUint32(d.ent[8:], uint32(len(rec)))
-		binary.LittleEndian.PutUint32(d.ent[12:], checksum(rec))
+		doctab = binary.LittleEndian.AppendUint64(doctab, uint64(w.off-int64(headerSize)))
+		doctab = binary.LittleEndian.AppendUint32(doctab, uint32(len(rec)))
+		doctab = binary.LittleEndian.AppendUint32(doctab, checksum(rec))
 		if err := w.write(rec); err != nil {
 			return err
 		}
@@ -166,7 +192,7 @@ func buildIndex(dir string) (indexStats, error) {
 		count := func(t string) *indexPosting {
 			p := counts[t]
 			if p == nil {
-				p = &indexPosting{doc: len(docs)}
+				p = &indexPosting{doc: docs}
 				counts[t] = p
 			}
 			return p
@@ -180,69 +206,49 @@ func buildIndex(dir string) (indexStats, error) {
 		for t, p := range counts {
 			postings[t] = append(postings[t], *p)
 		}
-		docs = append(docs, d)
+		docs++
+		if held += len(counts); held >= runPostings {
+			return flush()
+		}
 		return nil
 	})
+	if err == nil && held > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return fail(err)
 	}
 	st.Warnings = warns
-	docsSec := section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
+	var secs [nSections]section
+	secs[secDocs] = section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
 
-	// Documents are numbered in URL order; posting lists by number.
-	order := make([]int, len(docs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return docs[order[a]].url < docs[order[b]].url })
-	number := make([]int, len(docs))
-	doctab := make([]byte, 0, len(docs)*entrySize)
-	for n, i := range order {
-		number[i] = n
-		doctab = append(doctab, docs[i].ent[:]...)
-	}
-	terms := make([]string, 0, len(postings))
-	for t := range postings {
-		terms = append(terms, t)
-	}
-	sort.Strings(terms)
-	var dict, table, post, list []byte
-	for _, t := range terms {
-		dict = append(append(dict, t...), '\n')
-		ps := postings[t]
-		for i := range ps {
-			ps[i].doc = number[ps[i].doc]
-		}
-		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
-		list = list[:0]
-		prev := 0
-		for _, p := range ps {
-			list = binary.AppendUvarint(list, uint64(p.doc-prev))
-			list = binary.AppendUvarint(list, uint64(p.text))
-			list = binary.AppendUvarint(list, uint64(p.title))
-			prev = p.doc
-		}
-		table = binary.LittleEndian.AppendUint64(table, uint64(len(post)))
+	// The postings section, merged from the runs, then the tables.
+	secs[secPostings].off = uint64(w.off)
+	var dict, table []byte
+	terms := 0
+	err = mergeRuns(runs, func(term string, list []byte) error {
+		dict = append(append(dict, term...), '\n')
+		table = binary.LittleEndian.AppendUint64(table, uint64(w.off)-secs[secPostings].off)
 		table = binary.LittleEndian.AppendUint32(table, uint32(len(list)))
 		table = binary.LittleEndian.AppendUint32(table, checksum(list))
-		post = append(post, list...)
+		terms++
+		return w.write(list)
+	})
+	if err != nil {
+		return fail(err)
 	}
+	secs[secPostings].len = uint64(w.off) - secs[secPostings].off
 	warnSec := binary.AppendUvarint(nil, uint64(len(warns)))
 	for _, s := range warns {
 		warnSec = appendString(warnSec, s)
 	}
-	var secs [nSections]section
-	secs[secDocs] = docsSec
-	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secWarnings: warnSec, secPostings: post} {
-		secs[i] = section{off: uint64(w.off), len: uint64(len(b))}
-		if i != secPostings {
-			secs[i].crc = checksum(b)
-		}
+	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secWarnings: warnSec} {
+		secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
 		if err := w.write(b); err != nil {
 			return fail(err)
 		}
 	}
-	hdr := encodeHeader(len(docs), len(terms), secs)
+	hdr := encodeHeader(docs, terms, secs)
 	if _, err := tmp.WriteAt(hdr, 0); err != nil {
 		return fail(err)
 	}
@@ -263,8 +269,129 @@ func buildIndex(dir string) (indexStats, error) {
 		d.Sync()
 		d.Close()
 	}
-	st.Docs, st.Terms, st.Bytes = len(docs), len(terms), w.off
+	st.Docs, st.Terms, st.Bytes = docs, terms, w.off
 	return st, nil
+}
+
+// writeRun writes postings to a new temporary file in dir, by term in
+// byte order: for each term its length and bytes, then its list's length
+// and the list (doc number delta, count in text, count in title, as
+// uvarints, the first delta from 0), then its last document number.
+func writeRun(dir string, postings map[string][]indexPosting) (*os.File, error) {
+	f, err := os.CreateTemp(dir, IndexName+"-*.run")
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]string, 0, len(postings))
+	for t := range postings {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	var b []byte
+	for _, t := range terms {
+		ps := postings[t]
+		b = appendString(b[:0], t)
+		list := encodeList(nil, ps, 0)
+		b = appendString(b, string(list))
+		b = binary.AppendUvarint(b, uint64(ps[len(ps)-1].doc))
+		if _, err := bw.Write(b); err != nil {
+			return f, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return f, err
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return f, err
+}
+
+// encodeList appends the posting list of ps (by document number) to b,
+// its first delta from prev.
+func encodeList(b []byte, ps []indexPosting, prev int) []byte {
+	for _, p := range ps {
+		b = binary.AppendUvarint(b, uint64(p.doc-prev))
+		b = binary.AppendUvarint(b, uint64(p.text))
+		b = binary.AppendUvarint(b, uint64(p.title))
+		prev = p.doc
+	}
+	return b
+}
+
+// runReader reads a run's entries in order.
+type runReader struct {
+	r    *bufio.Reader
+	term string
+	list []byte
+	last uint64
+	err  error // io.EOF at the end
+}
+
+func (r *runReader) next() {
+	var n uint64
+	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
+		return
+	}
+	t := make([]byte, n)
+	if _, r.err = io.ReadFull(r.r, t); r.err != nil {
+		return
+	}
+	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
+		return
+	}
+	r.list = make([]byte, n)
+	if _, r.err = io.ReadFull(r.r, r.list); r.err != nil {
+		return
+	}
+	r.term = string(t)
+	r.last, r.err = binary.ReadUvarint(r.r)
+}
+
+// mergeRuns calls fn with every term of the runs in byte order and its
+// whole posting list: the runs' lists for the term, in run order (their
+// documents rise from run to run), each first delta made relative to the
+// previous list's last document.
+func mergeRuns(runs []*os.File, fn func(term string, list []byte) error) error {
+	rs := make([]*runReader, len(runs))
+	for i, f := range runs {
+		rs[i] = &runReader{r: bufio.NewReaderSize(f, 256<<10)}
+		rs[i].next()
+	}
+	var list []byte
+	for {
+		term, any := "", false
+		for _, r := range rs {
+			if r.err == nil && (!any || r.term < term) {
+				term, any = r.term, true
+			}
+		}
+		for _, r := range rs {
+			if r.err != nil && r.err != io.EOF {
+				return r.err
+			}
+		}
+		if !any {
+			return nil
+		}
+		list = list[:0]
+		prev, first := uint64(0), true
+		for _, r := range rs {
+			if r.err != nil || r.term != term {
+				continue
+			}
+			d, n := binary.Uvarint(r.list)
+			if n <= 0 || !first && d <= prev {
+				return errors.New("a run of the build is corrupt")
+			}
+			list = binary.AppendUvarint(list, d-prev)
+			list = append(list, r.list[n:]...)
+			prev, first = r.last, false
+			r.next()
+		}
+		if err := fn(term, list); err != nil {
+			return err
+		}
+	}
 }
 
 func appendString(b []byte, s string) []byte {
@@ -294,19 +421,4 @@ func (w *offsetWriter) write(b []byte) error {
 	n, err := w.f.Write(b)
 	w.off += int64(n)
 	return err
-}
-
-// runIndex is "cgigate -index DIR": it builds the index and says what it
-// wrote on stdout, the documents it skipped on stderr.
-func runIndex(dir string, stdout, stderr io.Writer) int {
-	st, err := buildIndex(dir)
-	for _, w := range st.Warnings {
-		fmt.Fprintf(stderr, "cgigate: %s\n", w)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cgigate: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "cgigate: indexed %d documents, %d terms, %d bytes in %s\n", st.Docs, st.Terms, st.Bytes, st.Path)
-	return 0
 }

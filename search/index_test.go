@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/cgigate/cgigate/bench"
+	"github.com/cgigate/cgigate/internal/testdocs"
 )
 
 // trickyDocs are documents whose folding moves text around: NFKC that
@@ -38,15 +39,7 @@ func corpus(t testing.TB, n int, seed uint64) string {
 	if err := bench.GenerateIndex(dir, n, seed); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range trickyDocs {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testdocs.Write(t, dir, trickyDocs)
 	return dir
 }
 
@@ -88,7 +81,7 @@ func corpusWords(t testing.TB, dir string) []string {
 	t.Helper()
 	seen := map[string]bool{}
 	var words []string
-	if _, err := eachDoc(dir, func(rel, title, text string) error {
+	if _, err := testFolder.eachDoc(dir, func(rel, title, text string) error {
 		for _, w := range strings.Fields(title + " " + text) {
 			if !seen[w] {
 				seen[w] = true
@@ -106,11 +99,11 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		t.Run(fmt.Sprintf("a generated corpus, seed %d, gives the same results and warnings both ways", seed), func(t *testing.T) {
 			dir := corpus(t, 120, seed)
-			st, err := buildIndex(dir)
+			st, err := (&Folder{Dir: dir}).Build()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Docs != 120+len(trickyDocs)-2 { // not the .md, not the Latin-1 one
+			if st.Docs != 120+len(trickyDocs)-1 { // not the .md
 				t.Errorf("indexed %d documents", st.Docs)
 			}
 			words := corpusWords(t, dir)
@@ -118,20 +111,20 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 			found := 0
 			for range 100 {
 				q := randomQuery(rng, words)
-				needles := needlesOf(t, q...)
-				if len(needles) == 0 {
+				needles := queryOf(t, q...)
+				if needles.empty() {
 					continue
 				}
-				want, wantWarns, err := scan(dir, needles)
+				want, skips, err := scanAll(dir, needles)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, gotWarns, err := searchIndex(st.Path, needles)
+				got, err := indexAll(st.Path, needles)
 				if err != nil {
 					t.Fatalf("query %q: %v", q, err)
 				}
-				if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotWarns, wantWarns) {
-					t.Fatalf("query %q:\nindex %+v %q\nscan  %+v %q", q, got, gotWarns, want, wantWarns)
+				if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(st.Warnings, skips) {
+					t.Fatalf("query %q:\nindex %+v %q\nscan  %+v %q", q, got, st.Warnings, want, skips)
 				}
 				if len(want) > 0 {
 					found++
@@ -144,14 +137,14 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 	}
 	t.Run("the generator's own query, needle haystack, gives the same ranking", func(t *testing.T) {
 		dir := corpus(t, 1000, 9)
-		st, err := buildIndex(dir)
+		st, err := (&Folder{Dir: dir}).Build()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range [][]string{{bench.Needle, bench.Hay}, {bench.Hay}, {"ｲﾝｻﾂ"}, {"a"}} {
-			needles := needlesOf(t, q...)
-			want, _, _ := scan(dir, needles)
-			got, _, err := searchIndex(st.Path, needles)
+			needles := queryOf(t, q...)
+			want, _, _ := scanAll(dir, needles)
+			got, err := indexAll(st.Path, needles)
 			if err != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("query %q: %v\nindex %+v\nscan  %+v", q, err, got, want)
 			}
@@ -178,16 +171,17 @@ func indexSections(t *testing.T, path string) *index {
 // starts, and its length.
 func recordOffset(t *testing.T, ix *index, rel string) (int64, int) {
 	t.Helper()
+	f, err := os.Open(ix.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	for d := range ix.docs {
-		e := ix.doctab[d*entrySize:]
+		e := make([]byte, entrySize)
+		f.ReadAt(e, int64(ix.secs[secDocTab].off)+int64(d)*entrySize)
 		off, n := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[8:])
 		b := make([]byte, n)
-		f, err := os.Open(ix.path)
-		if err != nil {
-			t.Fatal(err)
-		}
 		f.ReadAt(b, int64(ix.secs[secDocs].off+off))
-		f.Close()
 		r := reader{b: b}
 		if r.string() == rel {
 			return int64(ix.secs[secDocs].off + off), int(n)
@@ -215,13 +209,15 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		"street.html": "<title>Die Straße</title><p>Eine Straße in Berlin</p>",
 		"other.txt":   "nothing to see",
 	})
-	path := filepath.Join(dir, indexName)
+	path := filepath.Join(dir, IndexName)
 	query := "strasse"
-	want := jsonResult(t, get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+	want := searchFolder(t, dir, query)
 	if len(want.Results) != 2 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	buildWithBinary(t, dir)
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
+		t.Fatal(err)
+	}
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +238,9 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum"},
 		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry"},
 		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry"},
+		{"a flipped bit in the document table entry of a document shown", func(t *testing.T) {
+			flipByte(t, path, int64(ix.secs[secDocTab].off)+2*entrySize+13) // streets.txt's CRC, the third in walk order
+		}, "entry 2 checksum"},
 		{"a file cut short", func(t *testing.T) { os.WriteFile(path, good[:len(good)/2], 0o644) }, "corrupt index file"},
 		{"an empty file", func(t *testing.T) { os.WriteFile(path, nil, 0o644) }, "corrupt index file: header"},
 		{"a file of something else", func(t *testing.T) { os.WriteFile(path, bytes.Repeat([]byte("<html>"), 100), 0o644) }, "not a cgigate index"},
@@ -256,19 +255,19 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.breakIt(t)
-			a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-			if a.status != 200 {
-				t.Fatalf("status %d: %s", a.status, a.body)
+			a := searchFolder(t, dir, query)
+			if a.err != nil {
+				t.Fatal(a.err)
 			}
-			r := jsonResult(t, a.body)
+			r := a
 			if !reflect.DeepEqual(r.Results, want.Results) {
 				t.Errorf("results %+v; want %+v", r.Results, want.Results)
 			}
-			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(a.body, dir) {
+			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(strings.Join(a.Warnings, "\n"), dir) {
 				t.Errorf("warnings %q (the answer must not name server paths)", r.Warnings)
 			}
-			if !strings.Contains(a.stderr, tc.logs) || !strings.Contains(a.stderr, path) {
-				t.Errorf("stderr %q; want %q and the path", a.stderr, tc.logs)
+			if !strings.Contains(a.log, tc.logs) || !strings.Contains(a.log, path) {
+				t.Errorf("stderr %q; want %q and the path", a.log, tc.logs)
 			}
 		})
 	}
@@ -278,81 +277,24 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		}
 		os.WriteFile(path, good, 0o644)
 		os.Chmod(path, 0)
-		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+		a := searchFolder(t, dir, query)
 		os.Chmod(path, 0o644)
-		if r := jsonResult(t, a.body); a.status != 200 || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.stderr, "permission denied") {
-			t.Errorf("status %d results %+v stderr %q", a.status, r.Results, a.stderr)
+		if r := a; a.err != nil || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.log, "permission denied") {
+			t.Errorf("error %v results %+v log %q", a.err, r.Results, a.log)
 		}
 	})
 	t.Run("no index is no warning: the documents are scanned", func(t *testing.T) {
 		os.Remove(path)
-		a := get(t, query, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-		if r := jsonResult(t, a.body); len(r.Warnings) != 0 || a.stderr != "" || !reflect.DeepEqual(r.Results, want.Results) {
-			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.stderr)
-		}
-	})
-}
-
-func TestIndexCommand(t *testing.T) {
-	dir := makeIndex(t, map[string]string{"a.txt": "alpha", "b/c.html": "<title>Gamma</title><p>alpha beta</p>", "bad.txt": "\xff"})
-	path := filepath.Join(dir, indexName)
-	t.Run("cgigate -index writes a file others can read, says what it wrote, and leaves no temporary file", func(t *testing.T) {
-		cmd := execCommand("-index", dir)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v: %s", err, errb.String())
-		}
-		if !strings.Contains(out.String(), "indexed 2 documents") || !strings.Contains(errb.String(), "bad.txt skipped: not valid UTF-8") {
-			t.Errorf("stdout %q stderr %q", out.String(), errb.String())
-		}
-		fi, err := os.Stat(path)
-		if err != nil || fi.Mode().Perm() != 0o644 {
-			t.Fatalf("%v %v", fi, err)
-		}
-		left, _ := filepath.Glob(filepath.Join(dir, indexName+"-*"))
-		if len(left) != 0 {
-			t.Errorf("left behind: %q", left)
-		}
-	})
-	t.Run("the index is trusted until rebuilt: a new document is found only after cgigate -index", func(t *testing.T) {
-		os.WriteFile(filepath.Join(dir, "new.txt"), []byte("alpha again"), 0o644)
-		urls := func() []string {
-			var u []string
-			for _, r := range jsonResult(t, get(t, "alpha", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body).Results {
-				u = append(u, r.URL)
-			}
-			return u
-		}
-		if got := urls(); len(got) != 2 {
-			t.Errorf("before rebuilding: %q", got)
-		}
-		buildWithBinary(t, dir)
-		if got := urls(); len(got) != 3 {
-			t.Errorf("after rebuilding: %q", got)
-		}
-	})
-	t.Run("a folder that does not exist is exit status 1 with the reason", func(t *testing.T) {
-		out, err := execCommand("-index", filepath.Join(dir, "nope")).CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "nope") {
-			t.Errorf("%v %q", err, out)
-		}
-	})
-	t.Run("in CGI mode -index in argv is an ISINDEX word, never the option", func(t *testing.T) {
-		other := makeIndex(t, map[string]string{"x.txt": "index"})
-		a := runCGI(t, cgiEnv("QUERY_STRING", "-index+"+other, "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json"), []string{"-index", other}, strings.NewReader(""))
-		if a.status != 200 {
-			t.Errorf("status %d", a.status)
-		}
-		if _, err := os.Stat(filepath.Join(other, indexName)); err == nil {
-			t.Error("an index was built from argv")
+		a := searchFolder(t, dir, query)
+		if r := a; len(r.Warnings) != 0 || a.log != "" || !reflect.DeepEqual(r.Results, want.Results) {
+			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.log)
 		}
 	})
 }
 
 func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
 	dir := makeIndex(t, trickyDocs)
-	st, err := buildIndex(dir)
+	st, err := (&Folder{Dir: dir}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,22 +310,22 @@ func TestKeywordsThatFoldToWhiteSpace(t *testing.T) {
 		{"a word that no document has finds nothing, whatever the other word", "kaffee\u00a0zzyzx", nil},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
-			needles := needlesOf(t, tc.keyword)
-			if len(needles) < 2 {
+			needles := queryOf(t, tc.keyword)
+			if len(needles.needles) < 2 {
 				t.Fatalf("fold(%q) gives the needles %+v", tc.keyword, needles)
 			}
-			got, _, err := searchIndex(st.Path, needles)
+			got, err := indexAll(st.Path, needles)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var urls []string
 			for _, r := range got {
-				urls = append(urls, r.URL)
+				urls = append(urls, r.rel)
 			}
 			if !equal(urls, tc.want) {
 				t.Errorf("index found %q; want %q", urls, tc.want)
 			}
-			if scanned, _, _ := scan(dir, needles); !reflect.DeepEqual(got, scanned) {
+			if scanned, _, _ := scanAll(dir, needles); !reflect.DeepEqual(got, scanned) {
 				t.Errorf("index %+v; scan %+v", got, scanned)
 			}
 		})

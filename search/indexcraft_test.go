@@ -1,7 +1,8 @@
-package main
+package search
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,12 +43,12 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 		"streets.txt": "Straße, Straße and STRASSE",
 		"other.txt":   "nothing to see",
 	})
-	path := filepath.Join(dir, indexName)
-	want := jsonResult(t, get(t, "strasse", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json").body)
+	path := filepath.Join(dir, IndexName)
+	want := searchFolder(t, dir, "strasse")
 	if len(want.Results) != 1 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	if _, err := buildIndex(dir); err != nil {
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -57,7 +58,7 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	record := func(rel string) []byte {
 		return appendString(appendString(appendString(nil, rel), rel), "Straße, Straße and STRASSE")
 	}
-	docNumber := 1 // streets.txt, after other.txt in URL order
+	docNumber := 1 // streets.txt, after other.txt in walk order
 	for _, tc := range []struct {
 		name         string
 		sec, table   int
@@ -82,19 +83,19 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			craftIndex(t, path, tc.sec, tc.table, tc.entry, tc.data)
-			a := get(t, "strasse", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
-			if a.status != 200 {
-				t.Fatalf("status %d: %s", a.status, a.body)
+			a := searchFolder(t, dir, "strasse")
+			if a.err != nil {
+				t.Fatal(a.err)
 			}
-			r := jsonResult(t, a.body)
+			r := a
 			if !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") {
 				t.Errorf("results %+v warnings %q; want %+v", r.Results, r.Warnings, want.Results)
 			}
-			if tc.linkInAnswer != "" && strings.Contains(a.body, tc.linkInAnswer) {
-				t.Errorf("the answer holds %q:\n%s", tc.linkInAnswer, a.body)
+			if body := fmt.Sprint(a.Results, a.Warnings); tc.linkInAnswer != "" && strings.Contains(body, tc.linkInAnswer) {
+				t.Errorf("the answer holds %q:\n%s", tc.linkInAnswer, body)
 			}
-			if !strings.Contains(a.stderr, "corrupt index file") || !strings.Contains(a.stderr, tc.logs) {
-				t.Errorf("stderr %q; want %q", a.stderr, tc.logs)
+			if !strings.Contains(a.log, "corrupt index file") || !strings.Contains(a.log, tc.logs) {
+				t.Errorf("stderr %q; want %q", a.log, tc.logs)
 			}
 		})
 	}
@@ -106,27 +107,28 @@ func TestIndexDirThroughASymlink(t *testing.T) {
 	if err := os.Symlink(dir, link); err != nil {
 		t.Fatal(err)
 	}
-	answer := func(d string) (int, []searchResult, []string) {
-		a := get(t, "alpha", "CGIGATE_INDEX_DIR", d, acceptJSON, "application/json")
-		r := jsonResult(t, a.body)
-		return a.status, r.Results, r.Warnings
-	}
-	check := func(t *testing.T) {
-		st, got, warns := answer(link)
-		_, want, wantWarns := answer(dir)
-		if st != 200 || len(want) != 2 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(warns, wantWarns) {
-			t.Errorf("through the link %d %+v %q; the folder %+v %q", st, got, warns, want, wantWarns)
-		}
-		if !strings.Contains(strings.Join(warns, "\n"), `back\slash.txt skipped: a backslash`) {
-			t.Errorf("warnings %q", warns)
+	check := func(scanned bool) func(t *testing.T) {
+		return func(t *testing.T) {
+			got, want := searchFolder(t, link, "alpha"), searchFolder(t, dir, "alpha")
+			if got.err != nil || len(want.Results) != 2 || !reflect.DeepEqual(got.Results, want.Results) || got.log != want.log {
+				t.Errorf("through the link %v %+v %q; the folder %+v %q", got.err, got.Results, got.log, want.Results, want.log)
+			}
+			// The scan logs the document it skips; the index answers alone.
+			if skipped := strings.Contains(got.log, `back\slash.txt skipped: a backslash`); skipped != scanned || len(got.Warnings) != 0 {
+				t.Errorf("log %q warnings %q", got.log, got.Warnings)
+			}
 		}
 	}
-	t.Run("without an index, the scan through the link finds what it finds in the folder", check)
-	if out, err := execCommand("-index", link).CombinedOutput(); err != nil {
-		t.Fatalf("cgigate -index %s: %v %s", link, err, out)
+	t.Run("without an index, the scan through the link finds what it finds in the folder", check(true))
+	st, err := (&Folder{Dir: link}).Build()
+	if err != nil {
+		t.Fatalf("building through %s: %v", link, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, indexName)); err != nil {
-		t.Fatalf("cgigate -index through the link: %v", err)
+	if !strings.Contains(strings.Join(st.Warnings, "\n"), `back\slash.txt skipped: a backslash`) {
+		t.Errorf("the build reports %q", st.Warnings)
 	}
-	t.Run("with an index built through the link, the same answers both ways, the index used", check)
+	if _, err := os.Stat(filepath.Join(dir, IndexName)); err != nil {
+		t.Fatalf("the index built through the link: %v", err)
+	}
+	t.Run("with an index built through the link, the same answers both ways, the index used", check(false))
 }

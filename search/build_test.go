@@ -1,0 +1,62 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRunsMergeIntoTheSameIndex(t *testing.T) {
+	dir := corpus(t, 300, 4)
+	build := func(postings int) []byte {
+		t.Helper()
+		defer func(n int) { runPostings = n }(runPostings)
+		runPostings = postings
+		st, err := (&Folder{Dir: dir}).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(st.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	one := build(1 << 30)
+	for _, n := range []int{1, 97, 5000} {
+		t.Run(fmt.Sprintf("runs of %d postings write the file one run writes, byte for byte", n), func(t *testing.T) {
+			if got := build(n); !bytes.Equal(got, one) {
+				t.Errorf("%d bytes; one run wrote %d", len(got), len(one))
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, IndexName+"-*")); len(left) != 0 {
+				t.Errorf("left behind: %q", left)
+			}
+		})
+	}
+}
+
+func TestMoreThanTenThousandDocuments(t *testing.T) {
+	docs := map[string]string{}
+	for i := range 10001 {
+		docs[fmt.Sprintf("d%d/%d.txt", i/1000, i)] = fmt.Sprintf("doc %d", i)
+	}
+	dir := makeIndex(t, docs)
+	st, err := (&Folder{Dir: dir}).Build()
+	if err != nil || st.Docs != 10001 {
+		t.Fatalf("%v: %d documents", err, st.Docs)
+	}
+	a := searchFolder(t, dir, "doc")
+	if len(a.Results) != 1000 {
+		t.Errorf("%d results on a page of 1000", len(a.Results))
+	}
+	p, err := (&Folder{Dir: dir}).Search(queryOf(t, "10000"), 1, 10)
+	if err != nil || p.Total != 1 || p.Results[0].URL != "d10/10000.txt" {
+		t.Errorf("%v %+v", err, p)
+	}
+	p, err = (&Folder{Dir: dir}).Search(queryOf(t, "doc"), 1, 10)
+	if err != nil || p.Total != 10001 || p.Results[0].URL != "d0/0.txt" || p.Results[9].URL != "d0/9.txt" {
+		t.Errorf("%v %+v", err, p)
+	}
+}

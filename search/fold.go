@@ -1,0 +1,151 @@
+package search
+
+import (
+	"slices"
+	"sort"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// folded is text after NFKC and full case folding, with a map from the
+// folded text back to the original.
+type folded struct {
+	text  string
+	spans []span // in order of start
+}
+
+// span is a stretch of folded text that starts at start and came from the
+// original at orig. In a run, each rune came from a rune of the same
+// length (ASCII, 印 or Σ→σ): an offset inside maps to its own rune; else
+// the span is one segment or character, which may fold to many (ﬁ to
+// "fi", U+FDFA to 18 letters and spaces), and maps to its start. Offsets
+// are int32: a document is at most maxDocBytes, whose folding is at most
+// 11 times as long (U+FDFA, 3 bytes to 33).
+type span struct {
+	start, orig int32
+	run         bool
+}
+
+var folder = cases.Fold() // stateless (x/text's caseFolder): safe to share
+
+// fold folds s segment by segment (norm.Iter cuts at normalization
+// boundaries), so that a match in the folded text maps back to the
+// original for the snippet. It is the one folding of the search: the
+// query's words, the scanned documents and the index all go through it.
+//
+// The result is cases.Fold of norm.NFKC of s (folding is context-free, so
+// it folds segment by segment as well as whole). An ASCII byte that
+// norm.Iter gives as a segment of its own is its own NFKC form and folds
+// to its lower case (CaseFolding.txt folds no other ASCII), so runs of
+// them are copied without x/text: most text is such runs, and this is
+// most of the cost of a search.
+//
+// The map has at most one span per rune of s, whatever the folding makes
+// of it: norm.Iter gives a character that decomposes into several
+// starters as that many segments at one position (U+FDFA as 18), which
+// share their span; a rune that folds to one rune of its own length
+// joins the run before it. Its memory is so bounded by len(s) (12 bytes
+// a span, a rune at least 2 bytes when not in a run).
+func fold(s string) folded {
+	var f folded
+	b := make([]byte, 0, len(s)+len(s)/8)
+	// mark records that the folded text from start came from pos, unless
+	// the last span already maps it.
+	mark := func(start, pos int, run bool) {
+		if n := len(f.spans); n > 0 && f.spans[n-1].run == run && (run || int(f.spans[n-1].orig) == pos) {
+			return
+		}
+		if len(f.spans) == cap(f.spans) { // as b below: room for the rest at this rate
+			f.spans = grow(f.spans, 1+len(f.spans)*(len(s)-pos)/max(pos, 1))
+		}
+		f.spans = append(f.spans, span{start: int32(start), orig: int32(pos), run: run})
+	}
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	for !it.Done() {
+		pos, start := it.Pos(), len(b)
+		seg := it.Next()
+		if len(seg) == 1 && seg[0] < utf8.RuneSelf && it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
+			c := seg[0]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			mark(start, pos, true)
+			continue
+		}
+		if need := 4*len(seg) + utf8.UTFMax; cap(b)-len(b) < need {
+			// Out of room: size b for the rest of s folding as it has so
+			// far (U+FDFA makes 11 times as much), one allocation for a
+			// uniform text rather than one per doubling.
+			b = grow(b, max(need, len(b)*(len(s)-pos)/max(pos, 1)))
+		}
+		b = appendFolded(b, seg)
+		_, size := utf8.DecodeRuneInString(s[pos:])
+		mark(start, pos, it.Pos() == pos+size && len(b)-start == size && utf8.RuneCount(b[start:]) == 1)
+	}
+	f.text = string(b)
+	return f
+}
+
+// appendFolded appends seg case folded to b, without a string per segment.
+func appendFolded(b, seg []byte) []byte {
+	for {
+		n, m, err := folder.Transform(b[len(b):cap(b)], seg, true)
+		b, seg = b[:len(b)+n], seg[m:]
+		if err != transform.ErrShortDst {
+			if err != nil { // not expected of a folder at EOF: the slow way
+				b = append(b, folder.Bytes(seg)...)
+			}
+			return b
+		}
+		b = grow(b, 4*len(seg)+utf8.UTFMax)
+	}
+}
+
+// grow makes room for n more elements in s, doubling its capacity at
+// least: append grows a large slice by a quarter, which would allocate
+// about five times the final size of a long folding on the way.
+func grow[E any](s []E, n int) []E {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s)))
+}
+
+// origOffset maps a folded offset to the start of its original segment
+// (inside a run, to its own byte).
+func (f folded) origOffset(off int) int {
+	i := sort.Search(len(f.spans), func(i int) bool { return int(f.spans[i].start) > off }) - 1
+	if i < 0 {
+		return 0
+	}
+	if sp := f.spans[i]; sp.run {
+		return int(sp.orig) + off - int(sp.start)
+	}
+	return int(f.spans[i].orig)
+}
+
+// origEnd maps a folded offset that ends a match to where it ends in the
+// original: inside a run, its own byte; else the end of the segment it
+// falls in, the start of the next span (or n, the original's length), so
+// that a match ending inside "ss" from ß covers the ß.
+func (f folded) origEnd(off, n int) int {
+	if off <= 0 {
+		return 0
+	}
+	i := sort.Search(len(f.spans), func(i int) bool { return int(f.spans[i].start) >= off }) - 1
+	if i < 0 {
+		return 0
+	}
+	if sp := f.spans[i]; sp.run {
+		return int(sp.orig) + off - int(sp.start)
+	}
+	if i+1 < len(f.spans) {
+		return int(f.spans[i+1].orig)
+	}
+	return n
+}
