@@ -169,7 +169,7 @@ const searchSectionHTML = `<h2>Results</h2>
 <p class="total">{{.Total}} {{if eq .Total 1}}document matches{{else}}documents match{{end}}{{if .Pages}}, page {{.Page}} of {{.Pages}}{{end}}.</p>
 {{if not .Nav.Linked}}<p class="note">Links to the documents are not configured (CGIGATE_INDEX_URL).</p>
 {{end}}{{if .Results}}<ol class="results" start="{{.Nav.Start}}">{{range .Results}}<li>{{if $.Nav.Linked}}<a href="{{.URL}}">{{.Title}}</a>{{else}}<span class="title">{{.Title}}</span>{{end}}<p>{{range .Parts}}{{if .Mark}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</p></li>{{end}}</ol>
-{{else}}<p class="results">No document matches.</p>
+{{else}}<p class="results">Nothing matches your search. Try fewer or other words.</p>
 {{end}}{{if or .Nav.Prev .Nav.Next}}<nav class="pager">{{with .Nav.Prev}}<a rel="prev" href="{{.}}">Previous</a>{{end}} {{with .Nav.Next}}<a rel="next" href="{{.}}">Next</a>{{end}}</nav>
 {{end}}`
 
