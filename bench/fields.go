@@ -17,25 +17,33 @@ type Field struct {
 }
 
 // HTMLFields returns the fields a peer's HTML page shows: the first two
-// cells of each row of its <table class="fields">, as the HTML parser
-// (WHATWG HTML section 13.2) reads them, so that entity spellings (&#39;,
-// &#x27;) do not matter. cgigate's result page has the same table, with a
-// third cell (the field's source) that is ignored.
+// cells of each row of its <table class="fields">, or each <dt> and its
+// <dd> in cgigate's <dl class="received">, as the HTML parser (WHATWG HTML
+// section 13.2) reads them, so that entity spellings (&#39;, &#x27;) do not
+// matter.
 func HTMLFields(page []byte) ([]Field, error) {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		return nil, err
 	}
-	var table *html.Node
 	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Table && slices.Contains(strings.Fields(attr(n, "class")), "fields") {
-			table = n
-			break
+		if n.Type != html.ElementNode || !slices.Contains(strings.Fields(attr(n, "class")), classOf[n.DataAtom]) {
+			continue
 		}
+		if n.DataAtom == atom.Dl {
+			return dlFields(n), nil
+		}
+		return tableFields(n), nil
 	}
-	if table == nil {
-		return nil, fmt.Errorf("bench: no <table class=\"fields\"> in %.200q", page)
-	}
+	return nil, fmt.Errorf("bench: no <table class=\"fields\"> or <dl class=\"received\"> in %.200q", page)
+}
+
+// classOf is the class that marks the fields in each shape of page: the
+// peers' table, and cgigate's list of what the visitor sent.
+var classOf = map[atom.Atom]string{atom.Table: "fields", atom.Dl: "received"}
+
+// tableFields reads a table's rows, the first two cells of each.
+func tableFields(table *html.Node) []Field {
 	var out []Field
 	for tr := range table.Descendants() {
 		if tr.Type != html.ElementNode || tr.DataAtom != atom.Tr {
@@ -51,7 +59,26 @@ func HTMLFields(page []byte) ([]Field, error) {
 			out = append(out, Field{cells[0], cells[1]})
 		}
 	}
-	return out, nil
+	return out
+}
+
+// dlFields reads a description list's name-value groups, each <dt>
+// followed by its <dd>.
+func dlFields(dl *html.Node) []Field {
+	var out []Field
+	var name *string
+	for c := dl.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type != html.ElementNode:
+		case c.DataAtom == atom.Dt:
+			t := text(c)
+			name = &t
+		case c.DataAtom == atom.Dd && name != nil:
+			out = append(out, Field{*name, text(c)})
+			name = nil
+		}
+	}
+	return out
 }
 
 // JSONFields returns the "fields" array of a peer's JSON answer

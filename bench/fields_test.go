@@ -17,6 +17,13 @@ func TestHTMLFields(t *testing.T) {
 		{"a third cell (cgigate's source) is ignored",
 			`<table class="x fields"><tr><td>q</td><td>v</td><td>query</td></tr><tr><td>lang</td><td>fr</td><td>query</td></tr></table>`,
 			[]Field{{"q", "v"}, {"lang", "fr"}}},
+		{"cgigate's list of what was sent is read as name and value pairs",
+			`<dl class="received"><dt>q</dt><dd>caf&eacute; &lt;b&gt;</dd>
+<dt>lang</dt><dd>fr</dd></dl>`,
+			[]Field{{"q", "café <b>"}, {"lang", "fr"}}},
+		{"other lists are not read",
+			`<dl><dt>a</dt><dd>b</dd></dl><dl class="received"><dt>q</dt><dd>印刷</dd></dl>`,
+			[]Field{{"q", "印刷"}}},
 		{"other tables are not read",
 			`<table><tr><td>a</td><td>b</td></tr></table><table class="fields"><tr><td>q</td><td>印刷</td></tr></table>`,
 			[]Field{{"q", "印刷"}}},
