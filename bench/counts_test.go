@@ -51,7 +51,7 @@ func init() {
 // doing neither.
 const (
 	extraPages  = 2000
-	extraSleeps = 30
+	extraSleeps = 300
 )
 
 func countedChild(pages, sleeps int) ([]string, []string) {
@@ -67,8 +67,10 @@ func checkExtra(t *testing.T, base, more Counts) {
 	if d := more.Faults - base.Faults; d < extraPages*9/10 || d > extraPages*5/4 {
 		t.Errorf("page faults %d against %d: %d more, want %d (-10%%, +25%%)", more.Faults, base.Faults, d, extraPages)
 	}
-	if d := more.Switches - base.Switches; d < extraSleeps {
-		t.Errorf("context switches %d against %d: %d more, want at least %d", more.Switches, base.Switches, d, extraSleeps)
+	// Half of them at least: a busy machine adds and removes switches of
+	// its own around the child's, tens of them, but not hundreds.
+	if d := more.Switches - base.Switches; d < extraSleeps/2 {
+		t.Errorf("context switches %d against %d: %d more, want at least %d", more.Switches, base.Switches, d, extraSleeps/2)
 	}
 	if base.Faults <= 0 || base.Switches < 0 {
 		t.Errorf("counts of the idle child: %+v", base)
