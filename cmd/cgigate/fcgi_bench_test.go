@@ -48,38 +48,6 @@ type fcgiClient struct {
 	req []byte
 }
 
-// fcgiRecord appends one record of type typ (FastCGI 1.0 § 3.3) to b.
-func fcgiRecord(b []byte, typ byte, id uint16, content []byte) []byte {
-	b = append(b, 1, typ, byte(id>>8), byte(id), byte(len(content)>>8), byte(len(content)), 0, 0)
-	return append(b, content...)
-}
-
-// fcgiRequestRecords encodes a responder request that keeps the
-// connection open: BEGIN_REQUEST, PARAMS, the empty PARAMS, STDIN and
-// the empty STDIN.
-func fcgiRequestRecords(params map[string]string, stdin string) []byte {
-	var p bytes.Buffer
-	length := func(n int) {
-		if n < 128 {
-			p.WriteByte(byte(n))
-			return
-		}
-		binary.Write(&p, binary.BigEndian, uint32(n)|1<<31)
-	}
-	for k, v := range params {
-		length(len(k))
-		length(len(v))
-		p.WriteString(k + v)
-	}
-	b := fcgiRecord(nil, 1, 1, []byte{0, 1, 1, 0, 0, 0, 0, 0}) // RESPONDER, FCGI_KEEP_CONN
-	b = fcgiRecord(b, 4, 1, p.Bytes())
-	b = fcgiRecord(b, 4, 1, nil)
-	if stdin != "" {
-		b = fcgiRecord(b, 5, 1, []byte(stdin))
-	}
-	return fcgiRecord(b, 5, 1, nil)
-}
-
 // do sends the request and returns the stdout stream of the answer.
 func (c *fcgiClient) do(out *bytes.Buffer) error {
 	out.Reset()
@@ -140,7 +108,7 @@ func startFCGI(tb testing.TB, env map[string]string, params map[string]string) (
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { c.Close() })
-	return &fcgiClient{c: c, br: bufio.NewReader(c), req: fcgiRequestRecords(params, "")}, cl
+	return &fcgiClient{c: c, br: bufio.NewReader(c), req: fcgiRequestRecords(params, "", true)}, cl
 }
 
 // BenchmarkFastCGI answers the benchmark's FORM GET over one kept-alive
@@ -192,7 +160,7 @@ func TestFastCGIAnswers(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, cl := startFCGI(t, map[string]string{}, tc.params)
-			c.req = fcgiRequestRecords(tc.params, tc.stdin)
+			c.req = fcgiRequestRecords(tc.params, tc.stdin, true)
 			cmd := execCommand()
 			for k, v := range tc.params {
 				cmd.Env = append(cmd.Env, k+"="+v)

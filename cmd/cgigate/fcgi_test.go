@@ -11,23 +11,17 @@ import (
 	"testing"
 )
 
-// fcgiRequest sends one FastCGI responder request (FastCGI 1.0 § 5-6) with
-// params and stdin to addr and returns what the application wrote on its
-// stdout stream: a CGI answer.
-func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin string) []byte {
-	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	const id = 1
-	record := func(typ byte, content []byte) {
-		h := []byte{1, typ, 0, id, 0, 0, 0, 0}
-		binary.BigEndian.PutUint16(h[4:], uint16(len(content)))
-		c.Write(append(h, content...))
-	}
-	record(1, []byte{0, 1, 0, 0, 0, 0, 0, 0}) // BEGIN_REQUEST, role RESPONDER
+// fcgiRecord appends one record of type typ (FastCGI 1.0 § 3.3) to b.
+func fcgiRecord(b []byte, typ byte, id uint16, content []byte) []byte {
+	b = append(b, 1, typ, byte(id>>8), byte(id), byte(len(content)>>8), byte(len(content)), 0, 0)
+	return append(b, content...)
+}
+
+// fcgiRequestRecords encodes a responder request (FastCGI 1.0 § 5-6):
+// BEGIN_REQUEST, PARAMS, the empty PARAMS, STDIN and the empty STDIN.
+// With keepConn the application keeps the connection open after it, as
+// mod_proxy_fcgi with enablereuse asks.
+func fcgiRequestRecords(params map[string]string, stdin string, keepConn bool) []byte {
 	var p bytes.Buffer
 	length := func(n int) {
 		if n < 128 {
@@ -41,12 +35,32 @@ func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin stri
 		length(len(v))
 		p.WriteString(k + v)
 	}
-	record(4, p.Bytes()) // PARAMS
-	record(4, nil)
-	if stdin != "" {
-		record(5, []byte(stdin)) // STDIN
+	var flags byte
+	if keepConn {
+		flags = 1 // FCGI_KEEP_CONN
 	}
-	record(5, nil)
+	b := fcgiRecord(nil, 1, 1, []byte{0, 1, flags, 0, 0, 0, 0, 0}) // BEGIN_REQUEST, role RESPONDER
+	b = fcgiRecord(b, 4, 1, p.Bytes())                             // PARAMS
+	b = fcgiRecord(b, 4, 1, nil)
+	if stdin != "" {
+		b = fcgiRecord(b, 5, 1, []byte(stdin)) // STDIN
+	}
+	return fcgiRecord(b, 5, 1, nil)
+}
+
+// fcgiRequest sends one FastCGI responder request (FastCGI 1.0 § 5-6) with
+// params and stdin to addr and returns what the application wrote on its
+// stdout stream: a CGI answer.
+func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin string) []byte {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(fcgiRequestRecords(params, stdin, false)); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	br := bufio.NewReader(c)
 	for {
