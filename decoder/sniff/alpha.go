@@ -203,7 +203,7 @@ func isWordRune(r rune) bool {
 // Words with a non-ASCII letter are scored letter by letter, ASCII letters
 // included; everything else costs what it costs in every model. So a text
 // is split once (split) into what every language prices alike, fixed, and
-// the words each language prices by its letter pairs (lettersCost), so
+// the words each language prices by its letter pairs (wordHalves), so
 // that a candidate's dozen languages each pay only for these.
 
 // span is a word of glyphs holding a non-ASCII letter: gs[start:end].
@@ -293,23 +293,6 @@ func caseCost(word []glyph) (bits float64) {
 	return bits
 }
 
-// lettersCost is fixed plus the letter-pair costs of the words in l, syms
-// holding each glyph's symbol.
-//
-// Every term is at least 0, so the sum only grows: once it passes limit
-// the text cannot cost less, and lettersCost stops there with +Inf (see
-// pruneMargin). A limit of +Inf scores everything.
-func (l *lang) lettersCost(syms []uint8, words []span, fixed, limit float64) float64 {
-	half := 0
-	for _, w := range words {
-		if fixed+float64(half)/2 > limit {
-			return math.Inf(1)
-		}
-		half += l.wordHalves(syms[w.start:w.end])
-	}
-	return fixed + float64(half)/2
-}
-
 // wordHalves is the letter-pair cost in half-bits of a word whose letters
 // have the symbols syms, a word boundary on either side; a letter outside
 // the alphabet (symbol 0) costs foreignLetter.
@@ -396,8 +379,10 @@ load:
 // score is the language's log2 probability of the loaded text, or -Inf
 // when the language has none of its non-ASCII letters (it could only call
 // them all foreign: some other language will do better). pruned says the
-// text costs more than limit bits (see lettersCost), and the score is then
-// -Inf too.
+// text costs more than limit bits, and the score is then -Inf too: every
+// term is at least 0, so the sum only grows and, once it passes limit, the
+// text cannot cost less (see pruneMargin). A limit of +Inf scores
+// everything.
 func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
 	if len(s.words) > 0 && !s.hasLetterOf(&l) {
 		return negInf, false

@@ -36,7 +36,7 @@ const maxLangs = 12
 // windows-1250, ISO-8859-2 and more, and German is scored in it once, not
 // once per candidate. The languages left to score score the text together,
 // word by word, each stopping once it costs more than it may (see
-// lettersCost), and the candidate stops when they all have: a paragraph
+// scoreLanguages), and the candidate stops when they all have: a paragraph
 // in another charset is given up after a few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean, ok bool) {
 	// The decoded text groups c with the candidates that read the bytes
