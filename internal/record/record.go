@@ -54,7 +54,6 @@
 package record
 
 import (
-	"strings"
 	"time"
 )
 
@@ -116,8 +115,3 @@ func Stamp(t time.Time) string { return t.UTC().Format(TimeFormat) }
 
 // ParseTime reads a Record.Time.
 func ParseTime(s string) (time.Time, error) { return time.Parse(TimeFormat, s) }
-
-// valid makes s valid UTF-8, for the keys that hold text as a request sent
-// it (User-Agent, Referer): encoding/json would replace invalid bytes
-// anyway, this says so where it is done.
-func valid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
