@@ -14,9 +14,3 @@ func SkipOrFail(t testing.TB, reason string) {
 	t.Helper()
 	missing.SkipOrFail(t, reason)
 }
-
-// InCI reports whether the environment read through getenv is a CI run
-// (CI=true, as CI systems and this project's CI set it).
-func InCI(getenv func(string) string) bool {
-	return missing.InCI(getenv)
-}
