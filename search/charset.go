@@ -10,6 +10,7 @@ import (
 
 	"github.com/cgigate/cgigate/decoder/charset"
 	"github.com/cgigate/cgigate/decoder/sniff"
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // Where a document's charset came from, in the order they are tried.
@@ -68,7 +69,7 @@ func decodeDoc(b []byte, html bool, textCharset string) (text, name, from string
 			}
 		}
 	}
-	if m := xmlDecl.FindSubmatch(b[:min(len(b), prescanBytes)]); m != nil {
+	if m := xmlDecl.Get().FindSubmatch(b[:min(len(b), prescanBytes)]); m != nil {
 		if t, n, f, ok := decode(string(m[1]), fromXML); ok {
 			return t, n, f
 		}
@@ -94,8 +95,11 @@ func decodeDoc(b []byte, html bool, textCharset string) (text, name, from string
 }
 
 // xmlDecl is an XML declaration's encoding (XML 1.0 § 4.3.3), at the very
-// start of a document as XML requires.
-var xmlDecl = regexp.MustCompile(`^<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']`)
+// start of a document as XML requires. Compiled on first use: a CGI
+// process that searches nothing does not pay for it at init.
+var xmlDecl = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(`^<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']`)
+}}
 
 // prescan finds the charset label an HTML document declares in a <meta>
 // element, following the prescan of HTML § 13.2.3.2 ("prescan a byte
