@@ -80,15 +80,6 @@ func (s site) lines(t *testing.T) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
-func sjis(t *testing.T, s string) string {
-	t.Helper()
-	b, err := japanese.ShiftJIS.NewEncoder().String(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func fromSJIS(t *testing.T, s string) string {
 	t.Helper()
 	b, err := japanese.ShiftJIS.NewDecoder().String(s)
