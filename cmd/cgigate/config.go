@@ -33,7 +33,9 @@ type setting struct {
 	apply           func(c *config, v string) error
 }
 
-var settings = append([]setting{
+// settings is one literal, search's entries with the others, so that it is
+// laid out by the linker and a CGI process builds nothing for it at start.
+var settings = []setting{
 	{"CGIGATE_CHARSET", "", "the deployment's charset (a WHATWG label), used when a request names none; empty: sniff, then UTF-8",
 		func(c *config, v string) error {
 			if _, err := charset.Lookup(v); err != nil {
@@ -100,7 +102,12 @@ var settings = append([]setting{
 		func(c *config, v string) error { c.templates = v; return nil }},
 	{"CGIGATE_SITE_NAME", "", "the site's name, shown in the title and header of the built-in pages",
 		func(c *config, v string) error { c.siteName = v; return nil }},
-}, searchSettings...)
+	// The search (search.go).
+	{"CGIGATE_INDEX_CHARSET", "", "charset (a WHATWG label) of the .txt documents that are neither valid UTF-8 nor marked by a byte order mark; empty: sniff each", setIndexCharset},
+	{"CGIGATE_INDEX_URL", "", "where the documents of CGIGATE_INDEX_DIR are served, a path (/docs/) or an absolute http(s) URL; each result links to it and its path; empty: results are not links", setIndexURL},
+	{"CGIGATE_SEARCH_FIELD", defaultSearchField, "the field of a site's search box: a GET of it alone (with page and _charset_) searches the index", setSearchField},
+	{"CGIGATE_PAGE_SIZE", defaultPageSize, "results a page of search results holds", setPageSize},
+}
 
 // loadConfig reads the settings from env. An unset or empty variable keeps
 // its default; a bad value is an error naming the variable, which the

@@ -31,39 +31,11 @@ const (
 	pageField          = "page"
 	charsetField       = "_charset_"
 	maxPage            = 1 << 30
+	// defaultPageSize is search.DefaultPageSize as -help shows it, a
+	// constant so that the settings table needs no code at start-up
+	// (TestDefaultPageSizeIsTheSearchPackages).
+	defaultPageSize = "10"
 )
-
-// searchSettings are the search's entries of the settings table.
-var searchSettings = []setting{
-	{"CGIGATE_INDEX_CHARSET", "", "charset (a WHATWG label) of the .txt documents that are neither valid UTF-8 nor marked by a byte order mark; empty: sniff each",
-		func(c *config, v string) error { _, err := charset.Lookup(v); c.search.textCharset = v; return err }},
-	{"CGIGATE_INDEX_URL", "", "where the documents of CGIGATE_INDEX_DIR are served, a path (/docs/) or an absolute http(s) URL; each result links to it and its path; empty: results are not links",
-		func(c *config, v string) error {
-			u, err := url.Parse(v)
-			if err != nil || u.RawQuery != "" || u.Fragment != "" || !(u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(u.Path, "//") || (u.Scheme == "http" || u.Scheme == "https") && u.Host != "") {
-				return errors.New("want a path from the root (/docs/) or an http(s) URL, without query or fragment")
-			}
-			c.search.baseURL = v
-			return nil
-		}},
-	{"CGIGATE_SEARCH_FIELD", defaultSearchField, "the field of a site's search box: a GET of it alone (with page and _charset_) searches the index",
-		func(c *config, v string) error {
-			if v == pageField || v == charsetField || v == isindexField || strings.ContainsAny(v, "&=+#%") {
-				return errors.New("want a field name other than page, _charset_ and isindex, without & = + # %")
-			}
-			c.search.field = v
-			return nil
-		}},
-	{"CGIGATE_PAGE_SIZE", strconv.Itoa(search.DefaultPageSize), "results a page of search results holds",
-		func(c *config, v string) error {
-			n, err := parsePositive(v)
-			if err == nil && n > 1000 {
-				err = errors.New("want at most 1000")
-			}
-			c.search.pageSize = n
-			return err
-		}},
-}
 
 func (c searchConfig) searchField() string {
 	if c.field == "" {
@@ -172,6 +144,42 @@ const searchSectionHTML = `<h2>Results</h2>
 {{else}}<p class="results">Nothing matches your search. Try fewer or other words.</p>
 {{end}}{{if or .Nav.Prev .Nav.Next}}<nav class="pager">{{with .Nav.Prev}}<a rel="prev" href="{{.}}">Previous</a>{{end}} {{with .Nav.Next}}<a rel="next" href="{{.}}">Next</a>{{end}}</nav>
 {{end}}`
+
+// setIndexCharset applies CGIGATE_INDEX_CHARSET.
+func setIndexCharset(c *config, v string) error {
+	_, err := charset.Lookup(v)
+	c.search.textCharset = v
+	return err
+}
+
+// setIndexURL applies CGIGATE_INDEX_URL.
+func setIndexURL(c *config, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || u.RawQuery != "" || u.Fragment != "" || !(u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(u.Path, "//") || (u.Scheme == "http" || u.Scheme == "https") && u.Host != "") {
+		return errors.New("want a path from the root (/docs/) or an http(s) URL, without query or fragment")
+	}
+	c.search.baseURL = v
+	return nil
+}
+
+// setSearchField applies CGIGATE_SEARCH_FIELD.
+func setSearchField(c *config, v string) error {
+	if v == pageField || v == charsetField || v == isindexField || strings.ContainsAny(v, "&=+#%") {
+		return errors.New("want a field name other than page, _charset_ and isindex, without & = + # %")
+	}
+	c.search.field = v
+	return nil
+}
+
+// setPageSize applies CGIGATE_PAGE_SIZE.
+func setPageSize(c *config, v string) error {
+	n, err := parsePositive(v)
+	if err == nil && n > 1000 {
+		err = errors.New("want at most 1000")
+	}
+	c.search.pageSize = n
+	return err
+}
 
 // runIndex is "cgigate -index DIR": it builds the index with the
 // settings of env, as the CGI reads them, and says what it wrote on
