@@ -226,20 +226,46 @@ func split(gs []glyph, words []span) (fixed float64, _ []span) {
 }
 
 // splitter is split one word at a time, for a scorer that may stop early.
+// It reads the glyphs from gs, or, when gs is nil, from the bytes bs of a
+// single-byte candidate whose bytes 0x80 and up are the glyphs high: such
+// a candidate makes no glyph array of its text, and one that stops after a
+// few words reads no further.
 type splitter struct {
-	gs []glyph
-	i  int
+	gs   []glyph
+	bs   []byte
+	high *[0x80]glyph
+	i    int
+}
+
+// len is the number of glyphs.
+func (sp *splitter) len() int {
+	if sp.gs != nil {
+		return len(sp.gs)
+	}
+	return len(sp.bs)
+}
+
+// at is the i-th glyph.
+func (sp *splitter) at(i int) glyph {
+	if sp.gs != nil {
+		return sp.gs[i]
+	}
+	if b := sp.bs[i]; b >= 0x80 {
+		return sp.high[b-0x80]
+	}
+	return asciiGlyphs[sp.bs[i]]
 }
 
 // next adds to fixed the cost of what precedes the next word holding a
 // non-ASCII letter, and that word's case model, and returns the word; ok
-// is false at the end of gs.
+// is false at the end of the glyphs.
 func (sp *splitter) next(fixed *float64) (w span, ok bool) {
-	gs := sp.gs
-	for i := sp.i; i < len(gs); {
-		if gs[i].flags&fWord == 0 {
-			*fixed += float64(gs[i].other)
-			if gs[i].flags&fHigh != 0 && (i > 0 && gs[i-1].flags&fWord != 0 || i+1 < len(gs) && gs[i+1].flags&fWord != 0) {
+	n := sp.len()
+	for i := sp.i; i < n; {
+		g := sp.at(i)
+		if g.flags&fWord == 0 {
+			*fixed += float64(g.other)
+			if g.flags&fHigh != 0 && (i > 0 && sp.at(i-1).flags&fWord != 0 || i+1 < n && sp.at(i+1).flags&fWord != 0) {
 				// A sign glued to a letter ("°lub", "z³o") is what a
 				// letter misread looks like; "20°", "«Kraków»" pay less
 				// than a letter pair would.
@@ -249,30 +275,34 @@ func (sp *splitter) next(fixed *float64) (w span, ok bool) {
 			continue
 		}
 		j, high := i, uint8(0)
-		for j < len(gs) && gs[j].flags&fWord != 0 {
-			high |= gs[j].flags
-			j++
+		for ; j < n; j++ {
+			f := sp.at(j).flags
+			if f&fWord == 0 {
+				break
+			}
+			high |= f
 		}
 		if high&fHigh != 0 {
-			*fixed += caseCost(gs[i:j])
+			*fixed += sp.caseCost(i, j)
 			sp.i = j
 			return span{int32(i), int32(j)}, true
 		}
 		*fixed += asciiCost * float64(j-i)
 		i = j
 	}
-	sp.i = len(gs)
+	sp.i = n
 	return span{}, false
 }
 
-// caseCost is the case model's cost of a word, in bits.
-func caseCost(word []glyph) (bits float64) {
+// caseCost is the case model's cost of the word of glyphs i to j, in bits.
+func (sp *splitter) caseCost(i, j int) (bits float64) {
 	uppers, lowerSeen, first := 0, false, true
-	for _, g := range word {
-		if g.flags&fCased == 0 {
+	for ; i < j; i++ {
+		f := sp.at(i).flags
+		if f&fCased == 0 {
 			continue
 		}
-		isUpper := g.flags&fUpper != 0
+		isUpper := f&fUpper != 0
 		switch {
 		case first:
 			bits += pick(isUpper, 2, 0.4)

@@ -18,8 +18,8 @@ type scratch struct {
 	decoded []string
 	syms    []uint8
 	text    textScorer
-	// bytes are the bytes of a single-byte candidate's glyphs in
-	// sc.text.gs (a space between samples).
+	// bytes are the samples a single-byte candidate scores, joined by
+	// spaces (joined), when there are several.
 	bytes []byte
 	// out holds the samples as the candidate being evaluated decodes
 	// them; decoded's strings point into it.

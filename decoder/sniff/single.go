@@ -2,6 +2,7 @@ package sniff
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"unicode/utf8"
 )
@@ -57,7 +58,8 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		limits [maxLangs]float64
 		todo   = false
 	)
-	for k, ln := range c.lanes {
+	for k := range c.lanes {
+		ln := &c.lanes[k]
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
 		limits[k] = costLimit(pri.of(ln.name) + c.base - floor)
@@ -67,7 +69,8 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		c.scoreLanguages(samples, sc, memo, &limits)
 	}
 	best, over := negInf, false
-	for k, ln := range c.lanes {
+	for k := range c.lanes {
+		ln := &c.lanes[k]
 		if letters&hasHighLetter != 0 && letters&(1<<k) == 0 {
 			continue // see textScorer.score: some other language does better
 		}
@@ -212,23 +215,7 @@ type lane struct {
 // scoreLanguages scores the samples in those of c's languages that memo
 // does not know under limits, and tells memo.
 func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64) {
-	sb := c.sb
-	gs, bs := sc.text.gs[:0], sc.bytes[:0]
-	for i, s := range samples {
-		if i > 0 {
-			gs = append(gs, asciiGlyphs[' '])
-			bs = append(bs, ' ')
-		}
-		for _, b := range s[:max(0, min(len(s), scoreLimit-len(gs)))] {
-			if b < 0x80 {
-				gs = append(gs, asciiGlyphs[b])
-			} else {
-				gs = append(gs, sb.glyphs[b-0x80])
-			}
-			bs = append(bs, b)
-		}
-	}
-	sc.text.gs, sc.bytes = gs, bs
+	bs := sc.joined(samples)
 	// halves are each lane's letter-pair costs so far, -1 once known
 	// or stopped.
 	var (
@@ -243,7 +230,7 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 			alive++
 		}
 	}
-	sp := splitter{gs: gs}
+	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
 	for alive > 0 {
 		w, ok := sp.next(&fixed)
@@ -284,23 +271,61 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 	}
 }
 
+// joined is the samples separated by spaces and cut at scoreLimit, the
+// bytes textScorer.load would read: a single sample is itself.
+func (sc *scratch) joined(samples [][]byte) []byte {
+	if len(samples) == 1 && len(samples[0]) <= scoreLimit {
+		return samples[0]
+	}
+	bs := sc.bytes[:0]
+	for i, s := range samples {
+		if i > 0 {
+			bs = append(bs, ' ')
+		}
+		bs = append(bs, s[:max(0, min(len(s), scoreLimit-len(bs)))]...)
+	}
+	sc.bytes = bs
+	return bs
+}
+
 // appendKey appends the samples as c decodes them, each ended by a NUL
 // (joinKey's form); ok is false, and key unfinished, at a byte c leaves
 // unassigned.
 func (c *candidate) appendKey(key []byte, samples [][]byte) (_ []byte, ok bool) {
 	sb := c.sb
 	for _, s := range samples {
-		for _, b := range s {
-			switch {
-			case b < 0x80:
-				key = append(key, b)
-			case !sb.valid[b-0x80]:
-				return key, false
-			default:
-				key = utf8.AppendRune(key, sb.runes[b-0x80])
+		for i := 0; i < len(s); {
+			// ASCII reads as itself in every candidate: copied a run at
+			// a time, found eight bytes at a time.
+			j := i + asciiPrefix(s[i:])
+			key = append(key, s[i:j]...)
+			for ; j < len(s) && s[j] >= 0x80; j++ {
+				b := s[j] - 0x80
+				if !sb.valid[b] {
+					return key, false
+				}
+				if r := sb.runes[b]; r < 0x800 {
+					key = append(key, 0xC0|byte(r>>6), 0x80|byte(r)&0x3F)
+				} else {
+					key = utf8.AppendRune(key, r)
+				}
 			}
+			i = j
 		}
 		key = append(key, 0)
 	}
 	return key, true
+}
+
+// asciiPrefix is the number of bytes below 0x80 that s starts with.
+func asciiPrefix(s []byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64(s[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s) && s[i] < 0x80; i++ {
+	}
+	return i
 }

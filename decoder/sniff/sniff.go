@@ -294,6 +294,11 @@ func logAdd(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
 	}
+	if a == b {
+		// log2(2 * 2^a): candidates that read the samples alike and have
+		// the same prior score alike, and 1 + 2^0 is 2, whose log2 is 1.
+		return a + 1
+	}
 	if b < a-64 {
 		// 1 + 2^(b-a) rounds to 1, whose log2 is 0: the same a, without
 		// the two dear calls.

@@ -3,6 +3,7 @@ package sniff
 import (
 	"bytes"
 	"encoding/hex"
+	"math"
 	"testing"
 )
 
@@ -190,5 +191,27 @@ func TestTheLetterBlocksAreAllLetters(t *testing.T) {
 		if allLetters(r) && !isWordRune(r) {
 			t.Fatalf("%U is taken for a letter but is none", r)
 		}
+	}
+}
+
+// logAdd's shortcuts give what the formula gives, to the last bit.
+func TestLogAddIsTheFormula(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a, b float64
+	}{
+		{"equal scores", -37.25, -37.25},
+		{"equal at zero", 0, 0},
+		{"half a bit apart", -12.5, -13},
+		{"far apart", -10, -100},
+		{"just within 64 bits", -10, -73.5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			hi, lo := max(tt.a, tt.b), min(tt.a, tt.b)
+			want := hi + math.Log2(1+math.Exp2(lo-hi))
+			if got := logAdd(tt.a, tt.b); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("logAdd(%v, %v) = %v, the formula %v", tt.a, tt.b, got, want)
+			}
+		})
 	}
 }
