@@ -378,6 +378,10 @@ type textScorer struct {
 	symbols []uint8
 	words   []span
 	fixed   float64
+	// highs are the distinct lower-case letters 0x80 and up of words,
+	// seen the table that finds them (0 where empty: rune 0 is ASCII).
+	highs []rune
+	seen  [256]rune
 }
 
 // load composes the texts (NFC, Unicode Standard Annex #15: Vietnamese in
@@ -390,7 +394,7 @@ load:
 		if i > 0 {
 			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if norm.NFC.QuickSpanString(t) < len(t) {
+		if !startersOnly(t) && norm.NFC.QuickSpanString(t) < len(t) {
 			// Composed into a buffer of the scorer's own: t does not
 			// outlive this iteration.
 			s.nfc = norm.NFC.AppendString(s.nfc[:0], t)
@@ -404,6 +408,37 @@ load:
 		}
 	}
 	s.fixed, s.words = split(s.gs, s.words[:0])
+	// The distinct letters 0x80 and up of the words, for hasLetterOf,
+	// which asks about them once per language: found by a hash, a letter
+	// pushed out by another may be listed twice, which changes no answer.
+	clear(s.seen[:])
+	s.highs = s.highs[:0]
+	for _, w := range s.words {
+		for _, g := range s.gs[w.start:w.end] {
+			if g.flags&fHigh == 0 {
+				continue
+			}
+			if h := uint32(g.lower) * 0x9E3779B1 >> 24; s.seen[h] != g.lower {
+				s.seen[h] = g.lower
+				s.highs = append(s.highs, g.lower)
+			}
+		}
+	}
+}
+
+// startersOnly reports, from its bytes, that t holds only characters below
+// U+0300 and Cyrillic ones from U+0400 to U+047F: each is in Normalization
+// Form C alone and combines with nothing before it
+// (TestStartersOnlyNeedNoComposing), so t is in NFC and the dearer quick
+// check can be skipped. Lead bytes 0xCC to 0xCF (U+0300..U+03FF, the
+// combining marks and Greek) and 0xD2 and up answer false.
+func startersOnly(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if b := t[i]; b >= 0xCC && b != 0xD0 && b != 0xD1 {
+			return false
+		}
+	}
+	return true
 }
 
 // score is the language's log2 probability of the loaded text, or -Inf
@@ -437,11 +472,9 @@ func (s *textScorer) score(l lang, limit float64) (score float64, pruned bool) {
 // hasLetterOf reports whether a non-ASCII letter of the loaded words is in
 // l's alphabet.
 func (s *textScorer) hasLetterOf(l *lang) bool {
-	for _, w := range s.words {
-		for _, g := range s.gs[w.start:w.end] {
-			if g.flags&fHigh != 0 && s.syms.find(l, g.lower) != 0 {
-				return true
-			}
+	for _, r := range s.highs {
+		if s.syms.find(l, r) != 0 {
+			return true
 		}
 	}
 	return false

@@ -4,6 +4,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A single-byte candidate splits its text straight from the bytes, its
@@ -105,5 +107,66 @@ func forEachSingleByte(t *testing.T, f func(t *testing.T, c *candidate, r corpus
 				f(t, c, r)
 			}
 		})
+	}
+}
+
+// The characters startersOnly lets by are each in NFC and combine with no
+// character before them, so that any string of them is in NFC.
+func TestStartersOnlyNeedNoComposing(t *testing.T) {
+	for r := rune(0); r < 0x480; r++ {
+		s := string(r)
+		if r >= 0x300 && r < 0x400 {
+			if startersOnly(s) {
+				t.Errorf("startersOnly(%U) is true", r)
+			}
+			continue
+		}
+		if !startersOnly(s) {
+			t.Errorf("startersOnly(%U) is false", r)
+		}
+		if p := norm.NFC.PropertiesString(s); !p.BoundaryBefore() || norm.NFC.QuickSpanString(s) != len(s) {
+			t.Errorf("%U is let by, yet it is not a starter in NFC that combines with nothing before it", r)
+		}
+	}
+	for _, s := range []string{"é", "Ё", "ё", "\u047F"} {
+		if !startersOnly(s) || norm.NFC.QuickSpanString("e"+s+s) != len("e"+s+s) {
+			t.Errorf("%q: startersOnly %v", s, startersOnly(s))
+		}
+	}
+	for _, s := range []string{"e\u0301", "ά", "\u0483", "ա", "印"} {
+		if startersOnly(s) {
+			t.Errorf("startersOnly(%q) is true", s)
+		}
+	}
+}
+
+// The scorer lists each letter 0x80 and up of the loaded words, so that
+// hasLetterOf asks about each once per language, not once per occurrence:
+// the list holds every such letter and nothing else.
+func TestLoadListsTheWordsHighLetters(t *testing.T) {
+	rows := append(loadRows(t, corpusPath), loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl"))...)
+	var s textScorer
+	for _, r := range rows {
+		s.load([]string{r.Text, "Ünïcode «" + r.Text + "» ÜNÏCODE"})
+		want := map[rune]bool{}
+		for _, w := range s.words {
+			for _, g := range s.gs[w.start:w.end] {
+				if g.flags&fHigh != 0 {
+					want[g.lower] = true
+				}
+			}
+		}
+		got := map[rune]bool{}
+		for _, l := range s.highs {
+			got[l] = true
+		}
+		if len(got) != len(want) || len(s.highs) > 2*len(want) {
+			t.Fatalf("%s: listed %q, want each of %v", r.Text, s.highs, want)
+		}
+		for l := range want {
+			if !got[l] {
+				t.Fatalf("%s: %q not listed", r.Text, l)
+			}
+		}
 	}
 }
