@@ -83,10 +83,12 @@ func (sc *scratch) decodeClean(c *candidate, samples [][]byte) bool {
 	for _, s := range samples {
 		if isASCII(s) && c.name != "iso-2022-jp" {
 			sc.out = append(sc.out, s...)
-		} else {
+		} else if (c.name == "gbk" || c.name == "gb18030") && bytes.Contains(s, []byte(gbkReplacement)) {
 			sc.out = appendDecoded(sc.decoder(c), sc.out, s)
 			suspect = suspect || bytes.Contains(sc.out[sc.lastEnd():], []byte("\uFFFD"))
-			if suspect && !((c.name == "gbk" || c.name == "gb18030") && bytes.Contains(s, []byte(gbkReplacement))) {
+		} else {
+			var bad bool
+			if sc.out, bad = appendDecodedUntilBad(sc.decoder(c), sc.out, s); bad || suspect {
 				return false
 			}
 		}
@@ -136,6 +138,39 @@ func appendDecoded(dec transform.Transformer, out, src []byte) []byte {
 	// with the whole input.
 	out, _, _ = transform.Append(dec, slices.Grow(out, len(src)+len(src)/2+utf8.UTFMax), src)
 	return out
+}
+
+// decodeChunk is how much of a sample a decoder reads before its output is
+// looked at: a candidate whose first error comes early stops there, not
+// at the end of a long sample (valid UTF-8 read as Shift_JIS, or Korean
+// read as Big5, mostly errs within a few characters).
+const decodeChunk = 256
+
+// appendDecodedUntilBad is appendDecoded, but it stops, bad, after the
+// first chunk of src whose output holds a U+FFFD. A chunk's end may cut a
+// sequence: the decoder leaves it (transform.ErrShortSrc) for the next
+// chunk, so the output is what one pass writes (TestDecodeCleanByChunks).
+func appendDecodedUntilBad(dec transform.Transformer, out, src []byte) (_ []byte, bad bool) {
+	for len(src) > 0 {
+		n := min(len(src), decodeChunk)
+		atEOF := n == len(src)
+		// A byte decodes to at most 3 bytes of UTF-8 (a halfwidth
+		// katakana), a pair to at most 4 (Big5's two-character pairs).
+		out = slices.Grow(out, 3*n+utf8.UTFMax)
+		start := len(out)
+		nDst, nSrc, err := dec.Transform(out[start:cap(out)], src[:n], atEOF)
+		out, src = out[:start+nDst], src[nSrc:]
+		if bytes.Contains(out[start:], []byte("\uFFFD")) {
+			return out, true
+		}
+		if err != nil && !(err == transform.ErrShortSrc && !atEOF && nSrc > 0) {
+			// Anything but a sequence cut at the chunk's end: the rest
+			// in one pass, as appendDecoded decodes.
+			out = appendDecoded(dec, out, src)
+			return out, bytes.Contains(out[start:], []byte("\uFFFD"))
+		}
+	}
+	return out, false
 }
 
 func isASCII(b []byte) bool {

@@ -1,6 +1,7 @@
 package sniff
 
 import (
+	"bytes"
 	"math"
 	"path/filepath"
 	"testing"
@@ -168,5 +169,33 @@ func TestLoadListsTheWordsHighLetters(t *testing.T) {
 				t.Fatalf("%s: %q not listed", r.Text, l)
 			}
 		}
+	}
+}
+
+// A decoder that reads a long sample a chunk at a time writes what one
+// pass writes, whatever sequence a chunk's end cuts, and finds an error
+// wherever one pass finds it.
+func TestDecodeCleanByChunks(t *testing.T) {
+	legacy, utf8 := paragraphs(t)
+	var sc scratch
+	for _, c := range candidates.Get() {
+		if c.c == nil {
+			continue
+		}
+		t.Run("in "+c.name, func(t *testing.T) {
+			for _, p := range append(legacy, utf8...) {
+				for shift := range 4 {
+					src := append(bytes.Repeat([]byte{'a'}, shift), bytes.Repeat(p, 3)...)
+					want := appendDecoded(sc.decoder(c), nil, src)
+					got, bad := appendDecodedUntilBad(sc.decoder(c), nil, src)
+					if wantBad := bytes.Contains(want, []byte("\uFFFD")); bad != wantBad {
+						t.Fatalf("%x shifted by %d: bad %v, one pass says %v", p[:16], shift, bad, wantBad)
+					}
+					if !bad && !bytes.Equal(got, want) {
+						t.Fatalf("%x shifted by %d: chunks wrote %q, one pass %q", p[:16], shift, got, want)
+					}
+				}
+			}
+		})
 	}
 }
