@@ -335,11 +335,60 @@ func SiteLoad(ctx context.Context, s *SiteServer, scripts map[string]string, pla
 	return res
 }
 
+// QueryCost runs each program (a CGI search engine) as Apache would, with
+// no server in between, once per query string of its own in queries[i]
+// (QUERY_STRING, Accept: text/html), the programs interleaved query by
+// query, in runs passes after one unrecorded pass. It returns, per
+// program, the mean over its queries of each query's median CPU (user +
+// system, getrusage) and median page faults: the cost of one answer,
+// which bounds req/s once the cores are busy and moves less than req/s
+// with other load on the machine. When ctx ends, the run under way is
+// killed and ctx's error returned.
+func QueryCost(ctx context.Context, progs []Program, queries [][]string, runs int) ([]Timing, error) {
+	cpu := make([][][]float64, len(progs))
+	faults := make([][][]float64, len(progs))
+	for i := range progs {
+		cpu[i] = make([][]float64, len(queries[i]))
+		faults[i] = make([][]float64, len(queries[i]))
+	}
+	for pass := -1; pass < runs; pass++ {
+		for q := range queries[0] {
+			for i, p := range progs {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				t, err := Exec(ctx, p.Argv, append(CGIEnv(p.Name, queries[i][q], "text/html"), p.Env...))
+				if err != nil {
+					return nil, err
+				}
+				if pass >= 0 {
+					cpu[i][q] = append(cpu[i][q], float64(t.CPU))
+					faults[i][q] = append(faults[i][q], float64(t.Faults))
+				}
+			}
+		}
+	}
+	out := make([]Timing, len(progs))
+	for i := range progs {
+		var c, f float64
+		for q := range queries[i] {
+			c += Median(cpu[i][q])
+			f += Median(faults[i][q])
+		}
+		n := float64(len(queries[i]))
+		out[i] = Timing{CPU: time.Duration(c / n), Counts: Counts{Faults: int64(f / n)}}
+	}
+	return out, nil
+}
+
 // EngineRow is one engine's line of the side-by-side table, for one size.
 type EngineRow struct {
 	Docs   int
 	Engine string
 	Build  Build
+	// Query is one answer's cost as a process (QueryCost): CPU and page
+	// faults, means over the query set.
+	Query Timing
 	// Load is the load summary per connection count (RPS and P99 are
 	// medians over rounds).
 	Load map[int]Row
@@ -352,16 +401,16 @@ type EngineRow struct {
 // a p99 column per connection count in conns.
 func FormatSideBySide(w io.Writer, rows []EngineRow, conns []int) error {
 	var b strings.Builder
-	b.WriteString("| documents | engine | build wall | build CPU | build peak RSS | index size |")
-	sep := "|---:|---|---:|---:|---:|---:|"
+	b.WriteString("| documents | engine | build wall | build CPU | build peak RSS | index size | CPU per query | page faults per query |")
+	sep := "|---:|---|---:|---:|---:|---:|---:|---:|"
 	for _, c := range conns {
 		fmt.Fprintf(&b, " req/s at %d | p99 at %d |", c, c)
 		sep += "---:|---:|"
 	}
 	b.WriteString(" top-10 agreement |\n" + sep + "---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |", r.Docs, r.Engine, formatSeconds(r.Build.Wall),
-			formatSeconds(r.Build.CPU), formatBytes(r.Build.PeakRSS), formatBytes(r.Build.Size))
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %d |", r.Docs, r.Engine, formatSeconds(r.Build.Wall),
+			formatSeconds(r.Build.CPU), formatBytes(r.Build.PeakRSS), formatBytes(r.Build.Size), FormatDuration(r.Query.CPU), r.Query.Faults)
 		for _, c := range conns {
 			if l, ok := r.Load[c]; ok && l.Rounds > 0 {
 				fmt.Fprintf(&b, " %.0f | %s |", l.RPS, FormatDuration(l.P99))

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -122,18 +123,20 @@ func TestWrkScriptSendsEveryPathInTurn(t *testing.T) {
 func TestFormatSideBySide(t *testing.T) {
 	rows := []EngineRow{
 		{Docs: 10000, Engine: Gateway, Build: Build{Wall: 4200 * time.Millisecond, CPU: 3100 * time.Millisecond, PeakRSS: 52_400_000, Size: 21_000_000},
-			Load: map[int]Row{4: {Rounds: 5, RPS: 212.4, P99: 48 * time.Millisecond}, 16: {Rounds: 5, RPS: 301, P99: 150 * time.Millisecond}}, Agreement: 0.65},
+			Query: Timing{CPU: 81200 * time.Microsecond, Counts: Counts{Faults: 2061}},
+			Load:  map[int]Row{4: {Rounds: 5, RPS: 212.4, P99: 48 * time.Millisecond}, 16: {Rounds: 5, RPS: 301, P99: 150 * time.Millisecond}}, Agreement: 0.65},
 		{Docs: 10000, Engine: OmegaEngine, Build: Build{Wall: 31 * time.Second, CPU: 29 * time.Second, PeakRSS: 120_000_000, Size: 150_000_000},
-			Load: map[int]Row{4: {Rounds: 5, RPS: 180, P99: 12500 * time.Microsecond}}, Agreement: 0.65},
+			Query: Timing{CPU: 17 * time.Millisecond, Counts: Counts{Faults: 260}},
+			Load:  map[int]Row{4: {Rounds: 5, RPS: 180, P99: 12500 * time.Microsecond}}, Agreement: 0.65},
 	}
 	var b strings.Builder
 	if err := FormatSideBySide(&b, rows, []int{4, 16}); err != nil {
 		t.Fatal(err)
 	}
-	want := `| documents | engine | build wall | build CPU | build peak RSS | index size | req/s at 4 | p99 at 4 | req/s at 16 | p99 at 16 | top-10 agreement |
-|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-| 10000 | cgigate | 4.20 s | 3.10 s | 52.4 MB | 21.0 MB | 212 | 48.0 ms | 301 | 150 ms | 65% |
-| 10000 | omega | 31.0 s | 29.0 s | 120 MB | 150 MB | 180 | 12.5 ms | – | – | 65% |
+	want := `| documents | engine | build wall | build CPU | build peak RSS | index size | CPU per query | page faults per query | req/s at 4 | p99 at 4 | req/s at 16 | p99 at 16 | top-10 agreement |
+|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| 10000 | cgigate | 4.20 s | 3.10 s | 52.4 MB | 21.0 MB | 81.2 ms | 2061 | 212 | 48.0 ms | 301 | 150 ms | 65% |
+| 10000 | omega | 31.0 s | 29.0 s | 120 MB | 150 MB | 17.0 ms | 260 | 180 | 12.5 ms | – | – | 65% |
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -167,4 +170,25 @@ func reversed(xs []string) []string {
 	out := slices.Clone(xs)
 	slices.Reverse(out)
 	return out
+}
+
+func TestQueryCostRunsEveryQueryOfEachEngineInterleaved(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	script := filepath.Join(dir, "engine")
+	// Each run appends its name (from the environment) and QUERY_STRING.
+	os.WriteFile(script, []byte("#!/bin/sh\necho \"$ENGINE $QUERY_STRING\" >> "+log+"\n"), 0o755)
+	progs := []Program{{Name: "a", Argv: []string{script}, Env: []string{"ENGINE=a"}}, {Name: "b", Argv: []string{script}, Env: []string{"ENGINE=b"}}}
+	costs, err := QueryCost(context.Background(), progs, [][]string{{"q=1", "q=2"}, {"P=1", "P=2"}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(log)
+	want := strings.Repeat("a q=1\nb P=1\na q=2\nb P=2\n", 3) // one unrecorded pass, then 2
+	if string(got) != want {
+		t.Errorf("runs:\n%s\nwant:\n%s", got, want)
+	}
+	if len(costs) != 2 || costs[0].CPU <= 0 || costs[1].Faults <= 0 {
+		t.Errorf("costs = %+v; want the CPU and page faults of each engine's runs", costs)
+	}
 }

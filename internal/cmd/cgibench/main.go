@@ -57,6 +57,7 @@ type options struct {
 	searchDocs  []int
 	searchRuns  int
 	omegaDocs   []int
+	omegaRuns   int
 	plot        string // folder for the PNG charts, or ""
 }
 
@@ -124,6 +125,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	docs := fl.String("search-docs", "1000,2500,5000,10000", "generated index sizes")
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
 	omegaDocs := fl.String("omega-docs", "10000,100000", "sizes of the generated sites of the omega part")
+	fl.IntVar(&o.omegaRuns, "omega-runs", 10, "runs of each query per engine for the omega part's CPU per query")
 	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
 	if err := cli.Parse(fl, args, stdout, stderr); err != nil {
 		return o, err

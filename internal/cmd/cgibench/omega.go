@@ -38,8 +38,8 @@ func sideBySide(ctx context.Context, w, progress io.Writer, gateway string, o op
 	}
 	fmt.Fprintln(w, "## cgigate beside Xapian Omega: one generated site, both CGIs under one Apache (event, mod_cgid)")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Documents: bench.GenerateSite, seed 1 (English, German, Japanese; .txt and .html; some ISO-8859-1, Shift_JIS, EUC-JP). Builds: `cgigate -index DIR` (-tags cgionly) and `omindex --db DB --url %s DIR` (defaults), after one read of every document (a warm page cache for both); CPU and peak RSS of the indexer (getrusage). Load: the %d queries below in turn (a wrk Lua script), `Accept: text/html`, Omega's stock `query` template with `P=`, cgigate's search box `q=`; %d interleaved rounds of %v per engine and connection count, medians. Agreement: |both top 10s| / the smaller top 10, averaged over the queries.\n\n",
-		bench.SitePath, len(bench.SiteQueries), o.plan.Rounds, o.plan.Duration)
+	fmt.Fprintf(w, "Documents: bench.GenerateSite, seed 1 (English, German, Japanese; .txt and .html; some ISO-8859-1, Shift_JIS, EUC-JP). Builds: `cgigate -index DIR` (-tags cgionly) and `omindex --db DB --url %s DIR` (defaults), after one read of every document (a warm page cache for both); CPU and peak RSS of the indexer (getrusage). Load: the %d queries below in turn (a wrk Lua script), `Accept: text/html`, Omega's stock `query` template with `P=`, cgigate's search box `q=`; %d interleaved rounds of %v per engine and connection count, medians. Agreement: |both top 10s| / the smaller top 10, averaged over the queries. CPU and page faults per query: each CGI run directly (no server), each query %d times after one unrecorded pass, the engines interleaved; the mean over the queries of each one's median (getrusage).\n\n",
+		bench.SitePath, len(bench.SiteQueries), o.plan.Rounds, o.plan.Duration, o.omegaRuns)
 	if err := bench.FormatSideBySide(w, rows, o.plan.Connections); err != nil {
 		return err
 	}
@@ -129,6 +129,23 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 	}
 	fmt.Fprintln(w)
 
+	fmt.Fprintf(progress, "cgibench: omega: CPU per query process, %d documents\n", n)
+	progs := []bench.Program{
+		{Name: bench.Gateway, Argv: []string{gateway}, Env: []string{"CGIGATE_INDEX_DIR=" + docs, "CGIGATE_INDEX_URL=" + bench.SitePath}},
+		{Name: bench.OmegaEngine, Argv: []string{omega.CGI}, Env: []string{"OMEGA_CONFIG_FILE=" + conf}},
+	}
+	queries := make([][]string, len(progs))
+	for i, p := range progs {
+		for _, q := range bench.SiteQueries {
+			_, qs, _ := strings.Cut(s.QueryPath(p.Name, q.Text), "?")
+			queries[i] = append(queries[i], qs)
+		}
+	}
+	costs, err := bench.QueryCost(ctx, progs, queries, o.omegaRuns)
+	if err != nil {
+		return nil, err
+	}
+
 	scripts := map[string]string{}
 	for _, e := range []string{bench.Gateway, bench.OmegaEngine} {
 		var paths []string
@@ -143,7 +160,7 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 	}
 	fmt.Fprintf(progress, "cgibench: omega: load, %d documents\n", n)
 	load := bench.Summarize(bench.SiteLoad(ctx, s, scripts, o.plan, progress))
-	rows := []bench.EngineRow{{Docs: n, Engine: bench.Gateway, Build: gb}, {Docs: n, Engine: bench.OmegaEngine, Build: ob}}
+	rows := []bench.EngineRow{{Docs: n, Engine: bench.Gateway, Build: gb, Query: costs[0]}, {Docs: n, Engine: bench.OmegaEngine, Build: ob, Query: costs[1]}}
 	for i := range rows {
 		rows[i].Agreement = sum / float64(len(results))
 		rows[i].Load = map[int]bench.Row{}
