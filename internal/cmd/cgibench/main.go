@@ -5,7 +5,8 @@
 // MPMs, 4 and 16 connections, cgigate -fcgi beside the CGI mode), the cold
 // start from exec to exit, what Go's package initialisers cost, the peak
 // RSS of large bodies and the time of an ISINDEX search over generated
-// documents. Run it from the module (it builds the Go programs):
+// documents; with -only omega, the site search beside Xapian Omega. Run
+// it from the module (it builds the Go programs):
 //
 //	go run ./internal/cmd/cgibench > report.md
 //	go run ./internal/cmd/cgibench -only cold,init
@@ -95,7 +96,8 @@ Measures cgigate beside its peers (a C floor, Perl CGI.pm, Python
 cgi.FieldStorage, Go net/http/cgi) under a real Apache on 127.0.0.1 and
 prints a Markdown report on stdout, progress on stderr: load (wrk), cold
 start, page faults and context switches per process, package
-initialisation, peak RSS of large bodies, ISINDEX search.
+initialisation, peak RSS of large bodies, ISINDEX search; with -only
+omega, the site search beside Xapian Omega (Debian's xapian-omega).
 It builds the Go programs, so it runs from the module's root (go run
 ./internal/cmd/cgibench). SIGINT, SIGTERM or SIGHUP stops it at any
 point, servers stopped and temporary folders removed. Exit status: 0
