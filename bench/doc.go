@@ -12,6 +12,10 @@
 // is a ratio measured within one round (each peer right after the others)
 // and the ratio quoted is the median over rounds.
 //
+// The site search is measured beside Xapian Omega the same way
+// (GenerateSite, SiteQueries, StartSite, SiteLoad, QueryCost): one
+// generated site indexed by both, both CGIs under one Apache.
+//
 // The command is internal/cmd/cgibench; BENCHMARKS.md holds its latest output. The
 // tests of this package check the parsers, the table and that all peers
 // print the same decoded fields; they assert nothing about time.

@@ -21,6 +21,9 @@ type Load struct {
 	Duration time.Duration
 	// Header lines such as "Accept: text/html".
 	Header []string
+	// Script, when not empty, is a wrk Lua script file (-s), such as one
+	// that sends a set of paths in turn (WrkScript).
+	Script string
 }
 
 // Sample is what one wrk run measured.
@@ -49,6 +52,9 @@ func Wrk(ctx context.Context, l Load) (Sample, error) {
 		"-d", strconv.Itoa(wrkSeconds(l.Duration)) + "s", "--timeout", "10s", "--latency"}
 	for _, h := range l.Header {
 		args = append(args, "-H", h)
+	}
+	if l.Script != "" {
+		args = append(args, "-s", l.Script)
 	}
 	args = append(args, l.URL)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(wrkSeconds(l.Duration))*time.Second+30*time.Second)

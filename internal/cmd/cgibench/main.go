@@ -5,7 +5,8 @@
 // MPMs, 4 and 16 connections, cgigate -fcgi beside the CGI mode), the cold
 // start from exec to exit, what Go's package initialisers cost, the peak
 // RSS of large bodies and the time of an ISINDEX search over generated
-// documents. Run it from the module (it builds the Go programs):
+// documents; with -only omega, the site search beside Xapian Omega. Run
+// it from the module (it builds the Go programs):
 //
 //	go run ./internal/cmd/cgibench > report.md
 //	go run ./internal/cmd/cgibench -only cold,init
@@ -36,6 +37,7 @@ import (
 	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/cli"
+	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
 func main() {
@@ -55,10 +57,17 @@ type options struct {
 	urlencMB    []float64
 	searchDocs  []int
 	searchRuns  int
+	omegaDocs   []int
+	omegaRuns   int
 	plot        string // folder for the PNG charts, or ""
 }
 
-var parts = []string{"load", "cold", "counts", "init", "mem", "search"}
+// parts run by default, in this order; optional ones only when -only
+// names them.
+var (
+	parts    = []string{"load", "cold", "counts", "init", "mem", "search"}
+	optional = []string{"omega"}
+)
 
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
@@ -87,7 +96,8 @@ Measures cgigate beside its peers (a C floor, Perl CGI.pm, Python
 cgi.FieldStorage, Go net/http/cgi) under a real Apache on 127.0.0.1 and
 prints a Markdown report on stdout, progress on stderr: load (wrk), cold
 start, page faults and context switches per process, package
-initialisation, peak RSS of large bodies, ISINDEX search.
+initialisation, peak RSS of large bodies, ISINDEX search; with -only
+omega, the site search beside Xapian Omega (Debian's xapian-omega).
 It builds the Go programs, so it runs from the module's root (go run
 ./internal/cmd/cgibench). SIGINT, SIGTERM or SIGHUP stops it at any
 point, servers stopped and temporary folders removed. Exit status: 0
@@ -100,7 +110,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fl := flag.NewFlagSet("cgibench", flag.ContinueOnError)
 	cli.SetUsage(fl, usageText)
 	var o options
-	only := fl.String("only", strings.Join(parts, ","), "parts to run, of "+strings.Join(parts, ","))
+	only := fl.String("only", strings.Join(parts, ","), "parts to run, of "+strings.Join(parts, ",")+" and, only when named, omega (cgigate beside Xapian Omega)")
 	fl.IntVar(&o.plan.Rounds, "rounds", 5, "load rounds (each runs every target once)")
 	fl.DurationVar(&o.plan.Duration, "duration", 3*time.Second, "one wrk run")
 	fl.DurationVar(&o.plan.Warmup, "warmup", time.Second, "unrecorded wrk run per target before the rounds")
@@ -116,21 +126,25 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	ue := fl.String("mem-urlencoded", "1.25,2.5,5,10", "urlencoded body sizes in MB")
 	docs := fl.String("search-docs", "1000,2500,5000,10000", "generated index sizes")
 	fl.IntVar(&o.searchRuns, "search-runs", 15, "searches per index size")
+	omegaDocs := fl.String("omega-docs", "10000,100000", "sizes of the generated sites of the omega part")
+	fl.IntVar(&o.omegaRuns, "omega-runs", 10, "runs of each query per engine for the omega part's CPU per query")
 	fl.StringVar(&o.plot, "plot", "", "write the memory and search figures as PNG charts (memory-multipart.png, memory-urlencoded.png, search.png) into `DIR`")
 	if err := cli.Parse(fl, args, stdout, stderr); err != nil {
 		return o, err
 	}
 	o.only = strings.Split(*only, ",")
 	for _, p := range o.only {
-		if !slices.Contains(parts, p) {
-			return o, fmt.Errorf("-only %q: want parts of %s", p, strings.Join(parts, ","))
+		if !slices.Contains(parts, p) && !slices.Contains(optional, p) {
+			return o, fmt.Errorf("-only %q: want parts of %s", p, strings.Join(slices.Concat(parts, optional), ","))
 		}
 	}
 	var err error
 	if o.plan.Connections, err = ints(*conns); err == nil {
 		if o.multipartMB, err = floats(*mp); err == nil {
 			if o.urlencMB, err = floats(*ue); err == nil {
-				o.searchDocs, err = ints(*docs)
+				if o.searchDocs, err = ints(*docs); err == nil {
+					o.omegaDocs, err = ints(*omegaDocs)
+				}
 			}
 		}
 	}
@@ -174,14 +188,26 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if miss := bench.Missing(bench.Interpreters); len(miss) > 0 {
-		return fmt.Errorf("missing: %s", strings.Join(miss, "; "))
-	}
 	build, err := apache.TempDir("cgibench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(build)
+	if slices.Equal(o.only, []string{"omega"}) {
+		// Omega's part needs only the gateway, not the peers.
+		gateway := o.gateway
+		if gateway == "" {
+			gateway, err = bench.GoBuild(ctx, root, "./cmd/cgigate", filepath.Join(build, bench.Gateway), gobuild.CGIBin)
+			if err != nil {
+				return err
+			}
+		}
+		machine(w)
+		return sideBySide(ctx, w, progress, gateway, o)
+	}
+	if miss := bench.Missing(bench.Interpreters); len(miss) > 0 {
+		return fmt.Errorf("missing: %s", strings.Join(miss, "; "))
+	}
 	peers, err := bench.BuildPeers(ctx, build, root, o.gateway)
 	if err != nil {
 		return err
@@ -312,6 +338,12 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	if o.want("search") {
 		fmt.Fprintln(progress, "cgibench: search")
 		if err := search(ctx, w, peers[bench.Gateway], o); err != nil {
+			return err
+		}
+	}
+	if o.want("omega") {
+		fmt.Fprintln(progress, "cgibench: omega")
+		if err := sideBySide(ctx, w, progress, peers[bench.Gateway], o); err != nil {
 			return err
 		}
 	}

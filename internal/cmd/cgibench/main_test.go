@@ -22,6 +22,7 @@ func TestFlagsThatCannotBeRunAreRefused(t *testing.T) {
 		{"a negative body size is refused", []string{"-mem-urlencoded", "-1"}},
 		{"an unknown flag is refused", []string{"-fast"}},
 		{"an unknown Apache setup is refused", []string{"-mpm", "event,worker"}},
+		{"a site size that is not a number is refused", []string{"-only", "omega", "-omega-docs", "10k"}},
 		{"a chart folder that cannot be made is refused before any part runs", []string{"-plot", "/dev/null/charts"}},
 	}
 	for _, tt := range tests {
@@ -34,6 +35,17 @@ func TestFlagsThatCannotBeRunAreRefused(t *testing.T) {
 				t.Errorf("run(%q) wrote a report: %q", tt.args, out.String())
 			}
 		})
+	}
+}
+
+func TestOmegaRunsOnlyWhenNamed(t *testing.T) {
+	o, err := parse(nil, io.Discard, io.Discard)
+	if err != nil || o.want("omega") {
+		t.Errorf("by default: omega wanted %v, %v; want a report without it", o.want("omega"), err)
+	}
+	o, err = parse([]string{"-only", "omega", "-omega-docs", "2000,20000"}, io.Discard, io.Discard)
+	if err != nil || !o.want("omega") || !slices.Equal(o.omegaDocs, []int{2000, 20000}) {
+		t.Errorf("-only omega -omega-docs 2000,20000: %v, %v, %v; want omega over 2000 and 20000 documents", o.want("omega"), o.omegaDocs, err)
 	}
 }
 
