@@ -348,3 +348,69 @@ func TestQueriesDuringUpdatesSeeOldOrNew(t *testing.T) {
 	}
 	t.Logf("%d queries during 40 builds", queries.Load())
 }
+
+func TestABrokenUpdateFallsBackToTheScanOrARebuild(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		writeDoc(t, dir, fmt.Sprintf("d%d.txt", i), fmt.Sprintf("zebra %d", i), 0)
+	}
+	f := &Folder{Dir: dir}
+	if _, err := f.Build(); err != nil {
+		t.Fatal(err)
+	}
+	writeDoc(t, dir, "d3.txt", "zebra quagga", 1)
+	st, err := f.Build()
+	if err != nil || st.Full || st.Segment == "" {
+		t.Fatalf("%v %+v", err, st)
+	}
+	good, _ := os.ReadFile(st.Segment)
+	want := searchFolder(t, dir, "zebra")
+	if len(want.Results) != 40 || len(want.Warnings) != 0 {
+		t.Fatalf("%+v", want)
+	}
+	m, err := readManifest(filepath.Join(dir, IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, logs string
+		breakIt    func()
+	}{
+		{"a small segment cut short", "corrupt index file", func() { os.WriteFile(st.Segment, good[:len(good)/2], 0o644) }},
+		{"a small segment without its keys", "not the segment the manifest names", func() {
+			ix := indexSections(t, st.Segment)
+			ix.secs[secKeys] = section{}
+			b := append([]byte(nil), good...)
+			copy(b, encodeHeader(ix.docs, len(ix.starts)-1, ix.secs))
+			os.WriteFile(st.Segment, b, 0o644)
+		}},
+		{"a small segment where the main one should be", "not the segment the manifest names", func() {
+			m2 := *m
+			m2.segs = []segRef{m.segs[1], m.segs[0]}
+			os.WriteFile(filepath.Join(dir, IndexName), m2.encode(), 0o644)
+		}},
+	} {
+		t.Run(tc.name+" is logged and the documents are scanned", func(t *testing.T) {
+			os.WriteFile(st.Segment, good, 0o644)
+			os.WriteFile(filepath.Join(dir, IndexName), m.encode(), 0o644)
+			tc.breakIt()
+			got := searchFolder(t, dir, "zebra")
+			if got.err != nil || !reflect.DeepEqual(got.Results, want.Results) || len(got.Warnings) != 1 || !strings.Contains(got.log, tc.logs) {
+				t.Errorf("%v %q log %q", got.err, got.Warnings, got.log)
+			}
+		})
+	}
+	t.Run("a broken stat table makes the next build a full one", func(t *testing.T) {
+		os.WriteFile(st.Segment, good, 0o644)
+		os.WriteFile(filepath.Join(dir, IndexName), m.encode(), 0o644)
+		flipByte(t, filepath.Join(dir, m.stat), 12)
+		st, err := f.Build()
+		if err != nil || !st.Full || st.Live != 40 {
+			t.Errorf("%v %+v", err, st)
+		}
+		if got := searchFolder(t, dir, "zebra"); !reflect.DeepEqual(got.Results, want.Results) || len(got.Warnings) != 0 {
+			t.Errorf("%+v", got)
+		}
+		checkNoLitter(t, dir)
+	})
+}
