@@ -156,13 +156,24 @@ func (ix *index) load() error {
 	// A small segment's keys and deleted keys are read whole too: an
 	// update's, they are as small as the change.
 	var parts [secDeleted + 1][]byte
+	if d, t := ix.secs[secDict], ix.secs[secTerms]; d.off+d.len == t.off && d.len > 0 && t.len > 0 {
+		// Written side by side: one read for both.
+		b, err := ix.readAt(section{off: d.off, len: d.len + t.len}, 0, d.len+t.len)
+		if err != nil {
+			return err
+		}
+		parts[secDict], parts[secTerms] = b[:d.len], b[d.len:]
+	}
 	for i := range parts {
 		if i == secDocTab {
 			continue
 		}
-		b, err := ix.section(i)
-		if err != nil {
-			return err
+		b := parts[i]
+		if b == nil {
+			var err error
+			if b, err = ix.section(i); err != nil {
+				return err
+			}
 		}
 		if checksum(b) != ix.secs[i].crc {
 			return corrupt("section %d checksum", i)
@@ -272,7 +283,7 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) candidates(q *Query, dead map[uint64]bool, fn func(score int, key uint64, doc int)) error {
+func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int, err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
@@ -292,7 +303,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool, fn func(score int, k
 			return nil
 		})
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -304,21 +315,21 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool, fn func(score int, k
 	// touch are ever read or written: a large allocation comes zeroed
 	// from the system, and its untouched pages cost nothing, so a query
 	// costs what its posting lists hold, not the number of documents.
-	score := make([]int, ix.docs)
+	score = make([]int, ix.docs)
 	has := make([]uint64, ix.docs*words) // the needles each document holds
 	var touched []int
 	for _, t := range terms {
 		h := hits[t]
 		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		r := reader{b: list}
 		for doc, first := 0, true; len(r.b) > 0; first = false {
 			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
 			// Numbers rise (a first delta may be 0) and stay in the table.
 			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return corrupt("posting list of %q", ix.term(t))
+				return nil, nil, corrupt("posting list of %q", ix.term(t))
 			}
 			ix.cost.postings++
 			doc += int(delta)
@@ -334,8 +345,6 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool, fn func(score int, k
 	// A document no list touched holds no needle, and matches nothing:
 	// every query asks for at least one word (Query.matches).
 	slices.Sort(touched)
-	var cands []int
-	var err error
 	for _, d := range touched {
 		if len(dead) > 0 && dead[ix.key(d)] {
 			continue // replaced or removed: not even read for a phrase
@@ -360,13 +369,10 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool, fn func(score int, k
 			cands = append(cands, d)
 		}
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	for _, d := range cands {
-		fn(score[d], ix.key(d), d)
-	}
-	return nil
+	return cands, score, nil
 }
 
 // key is document d's key.
@@ -383,36 +389,56 @@ func (ix *index) key(d int) uint64 {
 // order of the whole index), and only the documents shown are read.
 func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 	type cand struct {
-		score int
-		key   uint64
-		seg   int
-		doc   int
+		score    int
+		key      uint64
+		seg, doc int32 // 24 bytes: a page of many matches allocates less
 	}
-	var cands []cand
-	var dead map[uint64]bool // keys a later segment drops
-	for s := len(segs) - 1; s >= 0; s-- {
-		ix := segs[s]
-		err := ix.candidates(q, dead, func(score int, key uint64, doc int) {
-			cands = append(cands, cand{score, key, s, doc})
-		})
+	var shown []cand
+	total := 0
+	if len(segs) == 1 {
+		// The main segment alone, its document numbers in key order: the
+		// numbers are sorted, not a table of keys (a CGI process that
+		// allocates less starts no garbage collection).
+		ix := segs[0]
+		cands, score, err := ix.candidates(q, nil)
 		if err != nil {
 			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
-		if len(ix.deleted) > 0 && dead == nil {
-			dead = map[uint64]bool{}
+		sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
+		total = len(cands)
+		for _, d := range cands[min(from, total):min(from+n, total)] {
+			shown = append(shown, cand{score: score[d], doc: int32(d)})
 		}
-		for _, k := range ix.deleted {
-			dead[k] = true
+	} else {
+		var all []cand
+		var dead map[uint64]bool // keys a later segment drops
+		for s := len(segs) - 1; s >= 0; s-- {
+			ix := segs[s]
+			cands, score, err := ix.candidates(q, dead)
+			if err != nil {
+				return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
+			}
+			all = slices.Grow(all, len(cands))
+			for _, d := range cands {
+				all = append(all, cand{score[d], ix.key(d), int32(s), int32(d)})
+			}
+			if len(ix.deleted) > 0 && dead == nil {
+				dead = map[uint64]bool{}
+			}
+			for _, k := range ix.deleted {
+				dead[k] = true
+			}
 		}
+		slices.SortFunc(all, func(a, b cand) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.key, b.key))
+		})
+		total = len(all)
+		shown = all[min(from, total):min(from+n, total)]
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.key, b.key))
-	})
-	total := len(cands)
 	var results []hit
-	for _, c := range cands[min(from, total):min(from+n, total)] {
+	for _, c := range shown {
 		ix := segs[c.seg]
-		rel, title, text, err := ix.record(c.doc)
+		rel, title, text, err := ix.record(int(c.doc))
 		if err == nil {
 			res, ok := match(title, text, q)
 			if !ok || int(res.Score) != c.score {
