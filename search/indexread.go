@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -385,64 +384,63 @@ func (ix *index) key(d int) uint64 {
 
 // searchSegments answers q from the live segments, main first: each
 // gives the documents it holds that match, but those a later segment
-// replaces or removes; all are ranked by score, ties by key (the walk
-// order of the whole index), and only the documents shown are read.
+// replaces or removes, ranked by score, ties by number (a segment's
+// documents are numbered in key order); the segments' lists are merged by
+// score and key (the walk order of the whole index) up to the page shown,
+// and only the documents shown are read. No table of every match's key
+// is made: a CGI process that allocates less runs no garbage collection.
 func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
-	type cand struct {
-		score    int
-		key      uint64
-		seg, doc int32 // 24 bytes: a page of many matches allocates less
+	type list struct {
+		cands, score []int
 	}
-	var shown []cand
+	lists := make([]list, len(segs))
+	var dead map[uint64]bool // keys a later segment drops
 	total := 0
-	if len(segs) == 1 {
-		// The main segment alone, its document numbers in key order: the
-		// numbers are sorted, not a table of keys (a CGI process that
-		// allocates less starts no garbage collection).
-		ix := segs[0]
-		cands, score, err := ix.candidates(q, nil)
+	for s := len(segs) - 1; s >= 0; s-- {
+		ix := segs[s]
+		cands, score, err := ix.candidates(q, dead)
 		if err != nil {
 			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
 		sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-		total = len(cands)
-		for _, d := range cands[min(from, total):min(from+n, total)] {
-			shown = append(shown, cand{score: score[d], doc: int32(d)})
+		lists[s] = list{cands, score}
+		total += len(cands)
+		if len(ix.deleted) > 0 && dead == nil {
+			dead = map[uint64]bool{}
 		}
-	} else {
-		var all []cand
-		var dead map[uint64]bool // keys a later segment drops
-		for s := len(segs) - 1; s >= 0; s-- {
-			ix := segs[s]
-			cands, score, err := ix.candidates(q, dead)
-			if err != nil {
-				return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
-			}
-			all = slices.Grow(all, len(cands))
-			for _, d := range cands {
-				all = append(all, cand{score[d], ix.key(d), int32(s), int32(d)})
-			}
-			if len(ix.deleted) > 0 && dead == nil {
-				dead = map[uint64]bool{}
-			}
-			for _, k := range ix.deleted {
-				dead[k] = true
-			}
+		for _, k := range ix.deleted {
+			dead[k] = true
 		}
-		slices.SortFunc(all, func(a, b cand) int {
-			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.key, b.key))
-		})
-		total = len(all)
-		shown = all[min(from, total):min(from+n, total)]
 	}
 	var results []hit
-	for _, c := range shown {
-		ix := segs[c.seg]
-		rel, title, text, err := ix.record(int(c.doc))
+	for i := 0; i < min(from+n, total); i++ {
+		best := -1
+		for s, l := range lists {
+			if len(l.cands) == 0 {
+				continue
+			}
+			if best < 0 {
+				best = s
+				continue
+			}
+			b := lists[best]
+			sa, sb := l.score[l.cands[0]], b.score[b.cands[0]]
+			if sa > sb || sa == sb && segs[s].key(l.cands[0]) < segs[best].key(b.cands[0]) {
+				best = s
+			}
+		}
+		l := &lists[best]
+		d, score := l.cands[0], l.score[l.cands[0]]
+		l.cands = l.cands[1:]
+		if i < from {
+			continue
+		}
+		ix := segs[best]
+		rel, title, text, err := ix.record(d)
 		if err == nil {
 			res, ok := match(title, text, q)
-			if !ok || int(res.Score) != c.score {
-				err = corrupt("document %d (%s) does not match its postings", c.doc, rel)
+			if !ok || int(res.Score) != score {
+				err = corrupt("document %d (%s) does not match its postings", d, rel)
 			}
 			results = append(results, hit{res, rel})
 		}
