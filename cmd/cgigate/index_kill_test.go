@@ -195,3 +195,49 @@ func checkIndexFiles(t *testing.T, dir string) {
 		}
 	}
 }
+
+func TestIndexCommandUpdates(t *testing.T) {
+	docs := map[string]string{"a.txt": "alpha", "b.txt": "beta", "c.html": "<title>Gamma</title><p>alpha gamma</p>"}
+	for i := range 30 { // the changes stay under a tenth of the index: no merge
+		docs[fmt.Sprintf("f%d.txt", i)] = "filler"
+	}
+	dir := makeIndex(t, docs)
+	old := time.Now().Add(-time.Hour)
+	for n := range docs {
+		os.Chtimes(filepath.Join(dir, n), old, old)
+	}
+	for _, tc := range []struct {
+		name, out string
+		change    func()
+		args      []string
+		found     string // by alpha
+	}{
+		{"the first run indexes every document", "indexed 33 documents", func() {}, nil, "a.txt c.html"},
+		{"a run with nothing changed says so", "is up to date: 33 documents in 1 segments", func() {}, nil, "a.txt c.html"},
+		{"a run after a change reads only the changed document", "read 1 documents, removed 0; 33 documents in 2 segments", func() {
+			os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta alpha"), 0o644)
+			// Older than the run: not one that may still change (read again next time).
+			os.Chtimes(filepath.Join(dir, "b.txt"), old.Add(time.Minute), old.Add(time.Minute))
+		}, nil, "a.txt b.txt c.html"},
+		{"a run after a removal reads nothing", "read 0 documents, removed 1; 32 documents in 3 segments", func() {
+			os.Remove(filepath.Join(dir, "a.txt"))
+		}, nil, "b.txt c.html"},
+		{"-full reads every document", "indexed 32 documents", func() {}, []string{"-full"}, "b.txt c.html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.change()
+			out, err := execCommand(append([]string{"-index", dir}, tc.args...)...).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), tc.out) {
+				t.Errorf("%v %q; want %q", err, out, tc.out)
+			}
+			a := get(t, "alpha", "CGIGATE_INDEX_DIR", dir, acceptJSON, "application/json")
+			var urls []string
+			for _, r := range jsonResult(t, a.body).Results {
+				urls = append(urls, r.URL)
+			}
+			if strings.Join(urls, " ") != tc.found || a.stderr != "" {
+				t.Errorf("alpha found %q; want %q (stderr %q)", urls, tc.found, a.stderr)
+			}
+		})
+	}
+}
