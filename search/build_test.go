@@ -14,11 +14,11 @@ func TestRunsMergeIntoTheSameIndex(t *testing.T) {
 		t.Helper()
 		defer func(n int) { runPostings = n }(runPostings)
 		runPostings = postings
-		st, err := (&Folder{Dir: dir}).Build()
+		st, err := (&Folder{Dir: dir}).Rebuild()
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(st.Path)
+		b, err := os.ReadFile(st.Segment)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,35 +15,52 @@
 //
 // # The index
 //
-// One file, DIR/.cgigate-index, laid out to be read in place by a process
-// that lives for one request (a CGI process): a query reads the header,
-// the dictionary of folded terms and the terms table, then only the
-// posting lists of the terms its words are in and the records of the
-// documents it shows (or, for a phrase, must look inside). What it reads
-// does not grow with the number of documents
-// (TestQueryCostDoesNotGrowWithTheDocuments). See index.go for the layout.
+// A manifest, DIR/.cgigate-index, names the live segments: a main one and
+// at most four small ones. Each segment is laid out to be read in place
+// by a process that lives for one request (a CGI process): a query reads
+// the manifest, then in each segment the header, the dictionary of folded
+// terms and the terms table, then only the posting lists of the terms its
+// words are in and the records of the documents it shows (or, for a
+// phrase, must look inside). What it reads does not grow with the number
+// of documents (TestQueryCostDoesNotGrowWithTheDocuments). See index.go
+// for the segment layout, manifest.go for the manifest.
 //
-// Build writes a new file beside the old one and renames it over it:
-// a search reads the old index or the new one, never a part. Its memory
-// is bounded whatever the number of documents: records go to the file as
-// documents are read, postings are written out in sorted runs of at most
-// runPostings, and the runs are merged term by term at the end. Documents
-// are numbered in walk order, which is also the ranking's tie-break, so
-// merging runs is appending lists and no document table is sorted.
+// Every document has a key, its place in the walk order of the whole
+// index, which breaks ties in rank. A query ranks the matching documents
+// of every segment together, by score and key, and drops those a later
+// segment replaces or removes: its answer (total, order, pages, snippets,
+// highlights) is a full rebuild's.
 //
-// # Updates
+// # Building and updating
 //
-// There is no incremental update yet: after documents change, Build
-// rewrites the whole file (about 6 minutes for 1,000,000 generated
-// documents on a 2-core machine, BENCHMARKS.md), and searches meanwhile
-// answer from the old one. The design for it keeps the present layout as
-// the main segment and adds small ones: Build with an existing index
-// would stat every document, write only the new and changed ones as a
-// second segment with a list of the main segment's documents it replaces
-// or removes, and a query would read both and drop the replaced; when the
-// small segments grow past a fraction of the main one, they are merged
-// with it by the run merge above. Not built: the work went to reading
-// every document in its charset and to the query language first.
+// Build with no usable index, Rebuild, or Build after a change of
+// settings (the index version, TextCharset, anything that changes how a
+// document is read: Folder.settings) read every document into a new main
+// segment. Its memory is bounded whatever the number of documents:
+// records go to the file as documents are read, postings are written out
+// in sorted runs of at most runPostings, and the runs are merged term by
+// term at the end. Documents are numbered in walk order, so merging runs
+// is appending lists and no document table is sorted.
+//
+// Build with an index walks the folder and stats each document, and
+// joins the walk with the stat table the last build left (path, size,
+// modification time in ns, key): a document whose size and time are
+// unchanged is not read again; added and changed documents are read into
+// a small new segment that also lists the keys of the earlier segments'
+// documents it replaces or removes. A changed document keeps its key, an
+// added one takes a key between its neighbours'. The update's memory is
+// the stat table and the changed documents. When the small segments would
+// pass four, or 10 % of the main one's documents, or two neighbours' keys
+// leave no room, Build reads every document into a new main segment (a
+// merge by rebuilding: it costs what a full build costs, once in many
+// updates).
+//
+// Every build writes its new files first, then a new manifest, synced and
+// renamed over the old one, and only then removes the files the old one
+// named: a search reads the old index or the new one, never a part; one
+// that opened the old manifest and finds a segment gone reads the new
+// manifest. A killed build leaves the previous index whole, and the next
+// build removes what it left. Builds of one folder take turns (flock).
 //
 // The package knows nothing of CGI: cmd/cgigate reads the settings from
 // the environment and renders the results; a Go program can do the same.

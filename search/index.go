@@ -15,34 +15,41 @@ import (
 	"github.com/cgigate/cgigate/internal/lazy"
 )
 
-// The search index: one file, DIR/.cgigate-index, written by
-// "cgigate -index DIR" and read by every CGI process that searches DIR. A
-// CGI process lives for one request, so the file is laid out to be read in
-// place: the process reads a fixed header, the term dictionary and two
-// tables (about 50 bytes a document in all), then only the posting lists
-// of the terms a query hits and the records of the documents it shows.
+// The search index: a manifest, DIR/.cgigate-index, names the live
+// segments, each a file DIR/.cgigate-index.GEN.seg, and the stat table the
+// next update starts from (DIR/.cgigate-index.GEN.stat, read only by the
+// builder; manifest.go). A CGI process lives for one request, so a segment
+// is laid out to be read in place: the process reads a fixed header, the
+// term dictionary and the terms table, then only the posting lists of the
+// terms a query hits and the records of the documents it shows.
 //
-// Layout (integers little-endian):
+// Segment layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x02", docs uint32, terms uint32, then for each
-//	           section (dict, terms, doctab, warnings, postings, docs)
+//	header     magic "CGIGIX\x00\x03", docs uint32, terms uint32, then for each
+//	           section (dict, terms, doctab, keys, deleted, postings, docs)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
 //	           CRC-32C of the header before it
 //	docs       one record a document, in walk order: path, title, text, each
 //	           a uvarint length and its UTF-8 bytes (the text as extracted,
 //	           not folded: snippets are cut from it)
+//	postings   for each term: (document number delta, count in the text,
+//	           count in the title) as uvarints, by document number
 //	dict       every folded term, each followed by '\n', in byte order
 //	terms      for each term: postings offset uint64 (in the postings
 //	           section), length uint32, CRC-32C uint32
-//	doctab     for each document, in the natural order of paths (digits
-//	           by value: naturalCompare; the document number is
-//	           its place here, so ties in rank are broken by number): record
-//	           offset uint64 (in the docs section), length uint32, CRC-32C
-//	           uint32
-//	warnings   uvarint count, then each a uvarint length and its bytes: the
-//	           documents skipped when the index was built
-//	postings   for each term: (document number delta, count in the text,
-//	           count in the title) as uvarints, by document number
+//	doctab     for each document, in walk order (the natural order of
+//	           paths, digits by value: naturalCompare, folder by folder;
+//	           the document number is its place here): record offset
+//	           uint64 (in the docs section), length uint32, CRC-32C uint32
+//	keys       empty in the main segment, where document d's key is
+//	           mainKey(d); in a small one each document's key, uint64
+//	deleted    the keys, uint64, of the earlier segments' documents this
+//	           one replaces or removes; empty in the main segment
+//
+// A document's key is its place in the walk order of the whole index:
+// ties in rank are broken by key. The main segment's documents are spaced
+// 2^32 apart; an update gives an added document a key between its
+// neighbours' and a changed one keeps its key (update.go).
 //
 // A term is a maximal run of folded text without white space
 // (unicode.IsSpace). A keyword without white space occurs in a folded text
@@ -51,16 +58,17 @@ import (
 // is the sum over the terms that contain the keyword of its occurrences in
 // the term times the term's counts.
 //
-// Every byte read is checked: the header, dict, terms, doctab and
-// warnings by their CRCs in the header, each posting list and record by
-// its own. A mismatch is errCorruptIndex.
+// Every byte read is checked: the header, dict, terms, keys and deleted
+// by their CRCs in the header, each posting list, doctab entry and record
+// by its own. A mismatch is errCorruptIndex.
 const (
 	IndexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x02"
-	nSections   = 6
+	indexMagic  = "CGIGIX\x00\x03"
+	nSections   = 7
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
 	entrySize   = 8 + 4 + 4 // terms and doctab entries
+	keySize     = 8
 )
 
 // Sections, in the order of the header.
@@ -68,16 +76,22 @@ const (
 	secDict = iota
 	secTerms
 	secDocTab
-	secWarnings
+	secKeys
+	secDeleted
 	secPostings
 	secDocs
 )
+
+// mainKey is the key of the main segment's document d.
+func mainKey(d int) uint64 { return uint64(d+1) << 32 }
 
 // castagnoli is made on first use: a CGI process that answers a form and
 // never opens the index should not pay for the table at start-up.
 var castagnoli = lazy.Value[*crc32.Table]{New: func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }}
 
 func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli.Get()) }
+
+func crc32Update(crc uint32, b []byte) uint32 { return crc32.Update(crc, castagnoli.Get(), b) }
 
 // isTermSep separates terms, in the index and in a keyword.
 func isTermSep(r rune) bool { return unicode.IsSpace(r) }
@@ -95,12 +109,18 @@ func (e *indexError) Unwrap() error { return e.Err }
 // errCorruptIndex is an index file whose bytes are not what was written.
 var errCorruptIndex = errors.New("corrupt index file")
 
-// Stats is what building an index wrote.
+// Stats is what building or updating an index did.
 type Stats struct {
-	Path     string
-	Docs     int
-	Terms    int
-	Bytes    int64
+	Path     string   // the manifest
+	Segment  string   // the segment written; empty when nothing changed
+	Full     bool     // every document was read: a rebuild or a merge
+	Docs     int      // documents in the segment written
+	Terms    int      // terms in the segment written
+	Bytes    int64    // size of the segment written
+	Live     int      // documents the index holds
+	Read     int      // documents read
+	Removed  int      // documents dropped from the index (removed, renamed, now unreadable)
+	Segments int      // live segments
 	Warnings []string // the documents skipped, as a scan would warn
 }
 
@@ -121,12 +141,18 @@ type indexPosting struct {
 // many runs of a few documents.
 var runPostings = 2 << 20
 
-// Build writes the folder's index file: it walks dir as a search does
-// (eachDoc), folds each title and text with fold, the function the query's
-// words go through, and writes the file to a temporary name in dir, synced,
-// then renamed over the old one, so that a CGI process opening it meanwhile
-// sees either the old index or the new one, never a part (rename(2) is
-// atomic within a file system).
+// segDoc is a document of a segment being written: its number in the
+// index's order (key) and what reading it gave.
+type segDoc struct {
+	rel, title, text string
+	key              uint64
+}
+
+// writeSegment writes the segment file dir/name from the documents each
+// gives, in walk order; main says it is the main segment, whose keys are
+// implicit (mainKey), where a small one lists them. deleted are the keys
+// of earlier segments' documents the segment replaces or removes. The
+// file is synced; the manifest makes it live.
 //
 // Its memory is bounded whatever the number of documents: each document's
 // record goes to the file as it is read; the postings are gathered in
@@ -135,20 +161,14 @@ var runPostings = 2 << 20
 // into the postings section at the end, one term's list in memory at a
 // time. Documents are numbered in walk order, so a run's lists follow the
 // previous run's and merging them is appending. What stays in memory is
-// 16 bytes a document (the document table) and the dictionary.
-//
-// dir may be a symbolic link: it is resolved once, as search does.
-func (f *Folder) Build() (Stats, error) {
-	path := filepath.Join(f.Dir, IndexName)
-	st := Stats{Path: path}
-	fail := func(err error) (Stats, error) { return st, &indexError{Op: "build", Path: path, Err: err} }
-	dir, err := filepath.EvalSymlinks(f.Dir)
+// 16 bytes a document (the document table; 24 in a small segment, with
+// its key) and the dictionary.
+func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn func(segDoc) error) error) (st Stats, err error) {
+	path := filepath.Join(dir, name)
+	st.Segment = path
+	seg, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return fail(err)
-	}
-	tmp, err := os.CreateTemp(dir, IndexName+"-*.tmp")
-	if err != nil {
-		return fail(err)
+		return st, err
 	}
 	var runs []*os.File
 	defer func() {
@@ -156,16 +176,16 @@ func (f *Folder) Build() (Stats, error) {
 			r.Close()
 			os.Remove(r.Name())
 		}
-		if tmp != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		if seg != nil {
+			seg.Close()
+			os.Remove(path)
 		}
 	}()
-	w := &offsetWriter{f: tmp, off: int64(headerSize)}
-	if _, err := tmp.Seek(int64(headerSize), io.SeekStart); err != nil {
-		return fail(err)
+	w := &offsetWriter{f: seg, off: int64(headerSize)}
+	if _, err := seg.Seek(int64(headerSize), io.SeekStart); err != nil {
+		return st, err
 	}
-	var doctab []byte
+	var doctab, keys []byte
 	docs := 0
 	postings := map[string][]indexPosting{}
 	held := 0
@@ -180,11 +200,14 @@ func (f *Folder) Build() (Stats, error) {
 		held = 0
 		return err
 	}
-	warns, err := f.eachDoc(dir, func(rel, title, text string) error {
-		rec = appendString(appendString(appendString(rec[:0], rel), title), text)
+	err = each(func(d segDoc) error {
+		rec = appendString(appendString(appendString(rec[:0], d.rel), d.title), d.text)
 		doctab = binary.LittleEndian.AppendUint64(doctab, uint64(w.off-int64(headerSize)))
 		doctab = binary.LittleEndian.AppendUint32(doctab, uint32(len(rec)))
 		doctab = binary.LittleEndian.AppendUint32(doctab, checksum(rec))
+		if !main {
+			keys = binary.LittleEndian.AppendUint64(keys, d.key)
+		}
 		if err := w.write(rec); err != nil {
 			return err
 		}
@@ -197,10 +220,10 @@ func (f *Folder) Build() (Stats, error) {
 			}
 			return p
 		}
-		for t := range strings.FieldsFuncSeq(fold(text).text, isTermSep) { // no slice of a term per word
+		for t := range strings.FieldsFuncSeq(fold(d.text).text, isTermSep) { // no slice of a term per word
 			count(t).text++
 		}
-		for t := range strings.FieldsFuncSeq(fold(title).text, isTermSep) {
+		for t := range strings.FieldsFuncSeq(fold(d.title).text, isTermSep) {
 			count(t).title++
 		}
 		for t, p := range counts {
@@ -216,9 +239,8 @@ func (f *Folder) Build() (Stats, error) {
 		err = flush()
 	}
 	if err != nil {
-		return fail(err)
+		return st, err
 	}
-	st.Warnings = warns
 	var secs [nSections]section
 	secs[secDocs] = section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
 
@@ -235,40 +257,33 @@ func (f *Folder) Build() (Stats, error) {
 		return w.write(list)
 	})
 	if err != nil {
-		return fail(err)
+		return st, err
 	}
 	secs[secPostings].len = uint64(w.off) - secs[secPostings].off
-	warnSec := binary.AppendUvarint(nil, uint64(len(warns)))
-	for _, s := range warns {
-		warnSec = appendString(warnSec, s)
+	var del []byte
+	for _, k := range deleted {
+		del = binary.LittleEndian.AppendUint64(del, k)
 	}
-	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secWarnings: warnSec} {
+	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secKeys: keys, secDeleted: del} {
 		secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
 		if err := w.write(b); err != nil {
-			return fail(err)
+			return st, err
 		}
 	}
 	hdr := encodeHeader(docs, terms, secs)
-	if _, err := tmp.WriteAt(hdr, 0); err != nil {
-		return fail(err)
+	if _, err := seg.WriteAt(hdr, 0); err != nil {
+		return st, err
 	}
-	if err := tmp.Chmod(0o644); err != nil { // read by the CGI's user
-		return fail(err)
+	if err := seg.Chmod(0o644); err != nil { // read by the CGI's user, whatever the umask
+		return st, err
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
+	if err := seg.Sync(); err != nil {
+		return st, err
 	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
+	if err := seg.Close(); err != nil {
+		return st, err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(err)
-	}
-	tmp = nil
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		d.Sync()
-		d.Close()
-	}
+	seg = nil
 	st.Docs, st.Terms, st.Bytes = docs, terms, w.off
 	return st, nil
 }

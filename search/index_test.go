@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -155,7 +156,17 @@ func TestIndexAnswersAsTheScan(t *testing.T) {
 	})
 }
 
-// indexSections opens the index at path and returns where its sections
+// mainSegment is the path of the main segment of dir's index.
+func mainSegment(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := readManifest(filepath.Join(dir, IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, m.segs[0].name)
+}
+
+// indexSections opens the segment at path and returns where its sections
 // are.
 func indexSections(t *testing.T, path string) *index {
 	t.Helper()
@@ -209,7 +220,7 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		"street.html": "<title>Die Straße</title><p>Eine Straße in Berlin</p>",
 		"other.txt":   "nothing to see",
 	})
-	path := filepath.Join(dir, IndexName)
+	manifest := filepath.Join(dir, IndexName)
 	query := "strasse"
 	want := searchFolder(t, dir, query)
 	if len(want.Results) != 2 {
@@ -218,7 +229,12 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
 		t.Fatal(err)
 	}
+	path := mainSegment(t, dir)
 	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goodManifest, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,28 +248,43 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 		name    string
 		breakIt func(t *testing.T)
 		logs    string // on stderr
+		file    string // the file the log names; the segment when empty
 	}{
-		{"a flipped bit in the header", func(t *testing.T) { flipByte(t, path, 12) }, "corrupt index file: header checksum"},
-		{"another version's magic", func(t *testing.T) { flipByte(t, path, 7) }, "not a cgigate index of this version"},
-		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum"},
-		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry"},
-		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry"},
+		{"a flipped bit in the header", func(t *testing.T) { flipByte(t, path, 12) }, "corrupt index file: header checksum", ""},
+		{"another version's magic", func(t *testing.T) { flipByte(t, path, 7) }, "not a cgigate index of this version", ""},
+		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum", ""},
+		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry", ""},
+		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry", ""},
 		{"a flipped bit in the document table entry of a document shown", func(t *testing.T) {
 			flipByte(t, path, int64(ix.secs[secDocTab].off)+2*entrySize+13) // streets.txt's CRC, the third in walk order
-		}, "entry 2 checksum"},
-		{"a file cut short", func(t *testing.T) { os.WriteFile(path, good[:len(good)/2], 0o644) }, "corrupt index file"},
-		{"an empty file", func(t *testing.T) { os.WriteFile(path, nil, 0o644) }, "corrupt index file: header"},
-		{"a file of something else", func(t *testing.T) { os.WriteFile(path, bytes.Repeat([]byte("<html>"), 100), 0o644) }, "not a cgigate index"},
-		{"a folder where the file should be (unreadable)", func(t *testing.T) {
-			os.Remove(path)
-			os.Mkdir(path, 0o755)
-			t.Cleanup(func() { os.Remove(path) })
-		}, "is a directory"},
+		}, "entry 2 checksum", ""},
+		{"a file cut short", func(t *testing.T) { os.WriteFile(path, good[:len(good)/2], 0o644) }, "corrupt index file", ""},
+		{"an empty file", func(t *testing.T) { os.WriteFile(path, nil, 0o644) }, "corrupt index file: header", ""},
+		{"a file of something else", func(t *testing.T) { os.WriteFile(path, bytes.Repeat([]byte("<html>"), 100), 0o644) }, "not a cgigate index", ""},
+		{"a folder where the manifest should be (unreadable)", func(t *testing.T) {
+			os.Remove(manifest)
+			os.Mkdir(manifest, 0o755)
+			t.Cleanup(func() { os.Remove(manifest) })
+		}, "is a directory", manifest},
+		{"a flipped bit in the manifest", func(t *testing.T) { flipByte(t, manifest, 9) }, "manifest checksum", manifest},
+		{"a manifest cut short", func(t *testing.T) { os.WriteFile(manifest, goodManifest[:len(goodManifest)-1], 0o644) }, "manifest checksum", manifest},
+		{"an empty manifest", func(t *testing.T) { os.WriteFile(manifest, nil, 0o644) }, "not a cgigate index manifest", manifest},
+		{"a manifest of another version", func(t *testing.T) { flipByte(t, manifest, 7) }, "not a cgigate index manifest of this version", manifest},
+		{"a manifest naming a segment that is not there", func(t *testing.T) { os.Remove(path) }, "segment the manifest names is gone", path},
+		{"a manifest naming a file outside the index", func(t *testing.T) {
+			b := bytes.Replace(goodManifest, []byte(filepath.Base(path)), []byte("../../etc/passwd."), 1)
+			b = binary.LittleEndian.AppendUint32(b[:len(b)-4], checksum(b[:len(b)-4]))
+			os.WriteFile(manifest, b, 0o644)
+		}, "manifest segment", manifest},
 	} {
 		t.Run(tc.name+" is logged and the documents are scanned, with a warning", func(t *testing.T) {
 			if err := os.WriteFile(path, good, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if err := os.WriteFile(manifest, goodManifest, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			file := cmp.Or(tc.file, path)
 			tc.breakIt(t)
 			a := searchFolder(t, dir, query)
 			if a.err != nil {
@@ -266,8 +297,8 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 			if !strings.Contains(strings.Join(r.Warnings, "\n"), "search index unusable") || strings.Contains(strings.Join(a.Warnings, "\n"), dir) {
 				t.Errorf("warnings %q (the answer must not name server paths)", r.Warnings)
 			}
-			if !strings.Contains(a.log, tc.logs) || !strings.Contains(a.log, path) {
-				t.Errorf("stderr %q; want %q and the path", a.log, tc.logs)
+			if !strings.Contains(a.log, tc.logs) || !strings.Contains(a.log, file) {
+				t.Errorf("stderr %q; want %q and %s", a.log, tc.logs, file)
 			}
 		})
 	}
@@ -276,15 +307,16 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 			t.Skip("root reads a file of mode 000; the folder case above covers an unreadable index")
 		}
 		os.WriteFile(path, good, 0o644)
-		os.Chmod(path, 0)
+		os.WriteFile(manifest, goodManifest, 0o644)
+		os.Chmod(manifest, 0)
 		a := searchFolder(t, dir, query)
-		os.Chmod(path, 0o644)
+		os.Chmod(manifest, 0o644)
 		if r := a; a.err != nil || !reflect.DeepEqual(r.Results, want.Results) || !strings.Contains(a.log, "permission denied") {
 			t.Errorf("error %v results %+v log %q", a.err, r.Results, a.log)
 		}
 	})
 	t.Run("no index is no warning: the documents are scanned", func(t *testing.T) {
-		os.Remove(path)
+		os.Remove(manifest)
 		a := searchFolder(t, dir, query)
 		if r := a; len(r.Warnings) != 0 || a.log != "" || !reflect.DeepEqual(r.Results, want.Results) {
 			t.Errorf("results %+v warnings %q stderr %q", r.Results, r.Warnings, a.log)

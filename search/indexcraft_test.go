@@ -43,7 +43,6 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 		"streets.txt": "Straße, Straße and STRASSE",
 		"other.txt":   "nothing to see",
 	})
-	path := filepath.Join(dir, IndexName)
 	want := searchFolder(t, dir, "strasse")
 	if len(want.Results) != 1 {
 		t.Fatalf("the scan found %+v", want.Results)
@@ -51,6 +50,7 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
 		t.Fatal(err)
 	}
+	path := mainSegment(t, dir)
 	good, _ := os.ReadFile(path)
 	ix := indexSections(t, path)
 	var strasse int

@@ -4,24 +4,27 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 )
 
-// index is an open index file (see index.go for the layout).
+// index is an open segment file (see index.go for the layout).
 type index struct {
-	f      *os.File
-	path   string
-	docs   int
-	secs   [nSections]section
-	dict   string
-	starts []int // dict offset of each term, and len(dict) last
-	terms  []byte
-	cost   searchCost // of the searches so far
+	f       *os.File
+	path    string
+	docs    int
+	secs    [nSections]section
+	dict    string
+	starts  []int // dict offset of each term, and len(dict) last
+	terms   []byte
+	keys    []byte     // a small segment's keys; empty: the main one's (mainKey)
+	deleted []uint64   // the earlier segments' keys this one drops
+	cost    searchCost // of the searches so far
 }
 
 // searchCost is the work a search did in the index, counted for the tests
@@ -32,29 +35,69 @@ type searchCost struct {
 	bytes    int // read from the file
 }
 
-// searchIndex answers a search from the index file at path. An error that
-// wraps fs.ErrNotExist means there is no index (the scan answers); any
-// other means the index cannot be used.
+// errSegmentGone is a segment the manifest names that is not there: an
+// update replaced the manifest after it was read and removed the segment.
+var errSegmentGone = errors.New("a segment the manifest names is gone")
+
+// searchIndex answers a search from the index whose manifest is at path.
+// An error that wraps fs.ErrNotExist means there is no index (the scan
+// answers); any other means the index cannot be used.
 func searchIndex(path string, q *Query, from, n int) ([]hit, int, error) {
-	ix, err := openIndex(path)
+	segs, err := openSegments(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer ix.f.Close()
-	hits, total, err := ix.search(q, from, n)
-	if err != nil {
-		return nil, 0, &indexError{Op: "read", Path: path, Err: err}
-	}
-	return hits, total, nil
+	defer closeSegments(segs)
+	return searchSegments(segs, q, from, n)
 }
 
-// openIndex reads the header and the parts every query needs, checking
-// each against its CRC.
+// openSegments reads the manifest at path and opens the segments it
+// names, main first. A segment that is gone means a newer manifest is in
+// place: it starts again from it, a few times.
+func openSegments(path string) ([]*index, error) {
+	for try := 0; ; try++ {
+		segs, err := openManifest(path)
+		if !errors.Is(err, errSegmentGone) || try == 3 {
+			return segs, err
+		}
+	}
+}
+
+func openManifest(path string) ([]*index, error) {
+	m, err := readManifest(path)
+	if err != nil {
+		return nil, &indexError{Op: "open", Path: path, Err: err}
+	}
+	dir := filepath.Dir(path)
+	segs := make([]*index, 0, len(m.segs))
+	for i, s := range m.segs {
+		ix, err := openIndex(filepath.Join(dir, s.name))
+		if err == nil && (ix.docs != s.docs || i > 0 && len(ix.keys) != ix.docs*keySize || i == 0 && (len(ix.keys) != 0 || len(ix.deleted) != 0)) {
+			ix.f.Close()
+			err = &indexError{Op: "open", Path: ix.path, Err: corrupt("not the segment the manifest names")}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			err = &indexError{Op: "open", Path: filepath.Join(dir, s.name), Err: errSegmentGone}
+		}
+		if err != nil {
+			closeSegments(segs)
+			return nil, err
+		}
+		segs = append(segs, ix)
+	}
+	return segs, nil
+}
+
+func closeSegments(segs []*index) {
+	for _, ix := range segs {
+		ix.f.Close()
+	}
+}
+
+// openIndex reads a segment's header and the parts every query needs,
+// checking each against its CRC.
 func openIndex(path string) (*index, error) {
 	f, err := os.Open(path)
-	if errors.Is(err, syscall.ENOTDIR) { // the folder is a file: no index in it
-		err = &os.PathError{Op: "open", Path: path, Err: os.ErrNotExist}
-	}
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
@@ -99,7 +142,8 @@ func (ix *index) load() error {
 		ix.secs[i] = s
 		p = p[sectionSize:]
 	}
-	if ix.secs[secTerms].len != uint64(nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize {
+	if ix.secs[secTerms].len != uint64(nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
+		ix.secs[secKeys].len != 0 && ix.secs[secKeys].len != uint64(ix.docs)*keySize || ix.secs[secDeleted].len%keySize != 0 {
 		return corrupt("table sizes")
 	}
 	// The dictionary and the terms table, which every query reads whole,
@@ -108,18 +152,37 @@ func (ix *index) load() error {
 	// entry whose bytes changed points at bytes that fail the CRC it
 	// holds; reading it whole would make every query cost its size. The
 	// build's warnings are for the builder's output, not for queries.
-	var parts [secTerms + 1][]byte
-	for i := range parts {
-		b, err := ix.section(i)
+	// A small segment's keys and deleted keys are read whole too: an
+	// update's, they are as small as the change.
+	var parts [secDeleted + 1][]byte
+	if d, t := ix.secs[secDict], ix.secs[secTerms]; d.off+d.len == t.off && d.len > 0 && t.len > 0 {
+		// Written side by side: one read for both.
+		b, err := ix.readAt(section{off: d.off, len: d.len + t.len}, 0, d.len+t.len)
 		if err != nil {
 			return err
+		}
+		parts[secDict], parts[secTerms] = b[:d.len], b[d.len:]
+	}
+	for i := range parts {
+		if i == secDocTab {
+			continue
+		}
+		b := parts[i]
+		if b == nil {
+			var err error
+			if b, err = ix.section(i); err != nil {
+				return err
+			}
 		}
 		if checksum(b) != ix.secs[i].crc {
 			return corrupt("section %d checksum", i)
 		}
 		parts[i] = b
 	}
-	ix.dict, ix.terms = string(parts[secDict]), parts[secTerms]
+	ix.dict, ix.terms, ix.keys = string(parts[secDict]), parts[secTerms], parts[secKeys]
+	for d := parts[secDeleted]; len(d) > 0; d = d[keySize:] {
+		ix.deleted = append(ix.deleted, binary.LittleEndian.Uint64(d))
+	}
 	ix.starts = make([]int, 0, nTerms+1)
 	for off := 0; off < len(ix.dict); {
 		ix.starts = append(ix.starts, off)
@@ -145,6 +208,9 @@ func (ix *index) section(i int) ([]byte, error) {
 func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	if off > s.len || n > s.len-off {
 		return nil, corrupt("offset %d+%d outside its section", off, n)
+	}
+	if n == 0 {
+		return nil, nil
 	}
 	ix.cost.bytes += int(n)
 	b := make([]byte, n)
@@ -198,9 +264,9 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 	return nil
 }
 
-// search finds the documents that match q and gives those ranked from
-// to from+n, and how many match in all. A needle (no white space:
-// ParseQuery cuts at it) is looked up in the dictionary, and the posting
+// candidates calls fn with each document of the segment that matches q,
+// by number, its score and its key, but those whose key is in dead. A
+// needle (no white space: ParseQuery cuts at it) is looked up in the dictionary, and the posting
 // lists give each document's score and the needles it holds without
 // reading it: only the documents shown are read, for their title, URL and
 // snippet, by match, the function the scan uses, and those whose match
@@ -216,7 +282,7 @@ func (ix *index) termsContaining(s string, fn func(term, count int) error) error
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
+func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int, err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
@@ -236,7 +302,7 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -248,21 +314,21 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 	// touch are ever read or written: a large allocation comes zeroed
 	// from the system, and its untouched pages cost nothing, so a query
 	// costs what its posting lists hold, not the number of documents.
-	score := make([]int, ix.docs)
+	score = make([]int, ix.docs)
 	has := make([]uint64, ix.docs*words) // the needles each document holds
 	var touched []int
 	for _, t := range terms {
 		h := hits[t]
 		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		r := reader{b: list}
 		for doc, first := 0, true; len(r.b) > 0; first = false {
 			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
 			// Numbers rise (a first delta may be 0) and stay in the table.
 			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return nil, 0, corrupt("posting list of %q", ix.term(t))
+				return nil, nil, corrupt("posting list of %q", ix.term(t))
 			}
 			ix.cost.postings++
 			doc += int(delta)
@@ -278,9 +344,10 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 	// A document no list touched holds no needle, and matches nothing:
 	// every query asks for at least one word (Query.matches).
 	slices.Sort(touched)
-	var cands []int
-	var err error
 	for _, d := range touched {
+		if len(dead) > 0 && dead[ix.key(d)] {
+			continue // replaced or removed: not even read for a phrase
+		}
 		row := has[d*words : (d+1)*words]
 		var ft, fb *folded // the document's, read for a phrase
 		phrase := func(it item) bool {
@@ -301,25 +368,85 @@ func (ix *index) search(q *Query, from, n int) ([]hit, int, error) {
 			cands = append(cands, d)
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 	}
-	// Documents are numbered in the natural order of their paths: the
-	// scan's tie-break.
-	sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-	total := len(cands)
-	cands = cands[min(from, total):min(from+n, total)]
-	var results []hit
-	for _, d := range cands {
-		rel, title, text, err := ix.record(d)
+	return cands, score, nil
+}
+
+// key is document d's key.
+func (ix *index) key(d int) uint64 {
+	if len(ix.keys) == 0 {
+		return mainKey(d)
+	}
+	return binary.LittleEndian.Uint64(ix.keys[d*keySize:])
+}
+
+// searchSegments answers q from the live segments, main first: each
+// gives the documents it holds that match, but those a later segment
+// replaces or removes, ranked by score, ties by number (a segment's
+// documents are numbered in key order); the segments' lists are merged by
+// score and key (the walk order of the whole index) up to the page shown,
+// and only the documents shown are read. No table of every match's key
+// is made: a CGI process that allocates less runs no garbage collection.
+func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
+	type list struct {
+		cands, score []int
+	}
+	lists := make([]list, len(segs))
+	var dead map[uint64]bool // keys a later segment drops
+	total := 0
+	for s := len(segs) - 1; s >= 0; s-- {
+		ix := segs[s]
+		cands, score, err := ix.candidates(q, dead)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
-		res, ok := match(title, text, q)
-		if !ok || int(res.Score) != score[d] {
-			return nil, 0, corrupt("document %d (%s) does not match its postings", d, rel)
+		sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
+		lists[s] = list{cands, score}
+		total += len(cands)
+		if len(ix.deleted) > 0 && dead == nil {
+			dead = map[uint64]bool{}
 		}
-		results = append(results, hit{res, rel})
+		for _, k := range ix.deleted {
+			dead[k] = true
+		}
+	}
+	var results []hit
+	for i := 0; i < min(from+n, total); i++ {
+		best := -1
+		for s, l := range lists {
+			if len(l.cands) == 0 {
+				continue
+			}
+			if best < 0 {
+				best = s
+				continue
+			}
+			b := lists[best]
+			sa, sb := l.score[l.cands[0]], b.score[b.cands[0]]
+			if sa > sb || sa == sb && segs[s].key(l.cands[0]) < segs[best].key(b.cands[0]) {
+				best = s
+			}
+		}
+		l := &lists[best]
+		d, score := l.cands[0], l.score[l.cands[0]]
+		l.cands = l.cands[1:]
+		if i < from {
+			continue
+		}
+		ix := segs[best]
+		rel, title, text, err := ix.record(d)
+		if err == nil {
+			res, ok := match(title, text, q)
+			if !ok || int(res.Score) != score {
+				err = corrupt("document %d (%s) does not match its postings", d, rel)
+			}
+			results = append(results, hit{res, rel})
+		}
+		if err != nil {
+			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
+		}
 	}
 	return results, total, nil
 }

@@ -208,7 +208,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // the same documents in the same order, the ranking's tie-break.
 func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
 	var warns []string
-	err := walk(dir, "", func(r string, err error) error {
+	err := walk(dir, "", func(r string, _ fs.DirEntry, err error) error {
 		if err != nil {
 			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
 			return nil
@@ -235,19 +235,19 @@ func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]
 	return warns, nil
 }
 
-// walk calls fn with the path (slash-separated, relative to root) of every
+// walk calls fn with the directory entry and the path (slash-separated, relative to root) of every
 // regular file of root/sub with a document's name, recursively, without
 // following symbolic links, the names of each folder in natural order
 // (naturalCompare: d2 before d10), a folder's files and subfolders among
 // each other by name. A folder below root that cannot be read is given to
 // fn with its error; root's own error is walk's.
-func walk(root, sub string, fn func(rel string, err error) error) error {
+func walk(root, sub string, fn func(rel string, e fs.DirEntry, err error) error) error {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(sub)))
 	if err != nil {
 		if sub == "" {
 			return err
 		}
-		return fn(sub, err)
+		return fn(sub, nil, err)
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return naturalCompare(a.Name(), b.Name()) })
 	for _, e := range entries {
@@ -259,7 +259,7 @@ func walk(root, sub string, fn func(rel string, err error) error) error {
 		case e.IsDir():
 			err = walk(root, r, fn)
 		case e.Type().IsRegular() && isDocName(r):
-			err = fn(r, nil)
+			err = fn(r, e, nil)
 		}
 		if err != nil {
 			return err
@@ -318,6 +318,9 @@ func relURL(rel string, dotted bool) string {
 // readDoc returns a document's title and text, read in its charset
 // (decodeDoc).
 func (f *Folder) readDoc(path string) (title, text string, err error) {
+	if docRead != nil {
+		docRead(path)
+	}
 	fd, err := os.Open(path)
 	if err != nil {
 		return "", "", err
@@ -337,6 +340,9 @@ func (f *Folder) readDoc(path string) (title, text string, err error) {
 	}
 	return htmlText([]byte(text))
 }
+
+// docRead, when set (by tests), is told of every document read.
+var docRead func(path string)
 
 // match scores a document: it matches when q does (Query.matches), its
 // score is the sum over the needles of their weight times their count (a

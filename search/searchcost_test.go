@@ -30,18 +30,25 @@ func worstQuery() []string {
 	return q
 }
 
-// indexCost runs one search in the index at path and says what it did.
+// indexCost runs one search in the index whose manifest is at path and
+// says what it did, in all its segments.
 func indexCost(t testing.TB, path string, q *Query) searchCost {
 	t.Helper()
-	ix, err := openIndex(path)
+	segs, err := openSegments(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.f.Close()
-	if _, _, err := ix.search(q, 0, DefaultPageSize); err != nil {
+	defer closeSegments(segs)
+	if _, _, err := searchSegments(segs, q, 0, DefaultPageSize); err != nil {
 		t.Fatal(err)
 	}
-	return ix.cost
+	var c searchCost
+	for _, ix := range segs {
+		c.postings += ix.cost.postings
+		c.records += ix.cost.records
+		c.bytes += ix.cost.bytes
+	}
+	return c
 }
 
 func TestQueryCostIsBounded(t *testing.T) {

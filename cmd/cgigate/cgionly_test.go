@@ -94,7 +94,7 @@ func TestCGIOnlyBuild(t *testing.T) {
 		for _, b := range []struct {
 			bin  string
 			want string
-		}{{bin, "[-http ADDR | -fcgi ADDR | -index DIR | -check-forms FILE]"}, {lean(t), "[-index DIR | -check-forms FILE]   (built with -tags cgionly"}} {
+		}{{bin, "[-http ADDR | -fcgi ADDR | -index DIR [-full] | -check-forms FILE]"}, {lean(t), "[-index DIR [-full] | -check-forms FILE]   (built with -tags cgionly"}} {
 			out, err := exec.Command(b.bin, "-help").Output()
 			if err != nil || !strings.Contains(string(out), b.want) {
 				t.Errorf("%s -help: %v, usage %q; want it to hold %q", b.bin, err, strings.SplitN(string(out), "\n", 2)[0], b.want)

@@ -19,7 +19,7 @@ import (
 )
 
 // modesUsage is the usage line's modes in this build.
-const modesUsage = "[-http ADDR | -fcgi ADDR | -index DIR | -check-forms FILE]"
+const modesUsage = "[-http ADDR | -fcgi ADDR | -index DIR [-full] | -check-forms FILE]"
 
 // serveHTTP runs this binary as a CGI child for every request, so the real
 // CGI path (environment, stdin, the Status header) is what answers.

@@ -11,7 +11,7 @@ import (
 // net/http, which this build leaves out to start faster.
 
 // modesUsage is the usage line's modes in this build.
-const modesUsage = "[-index DIR | -check-forms FILE]   (built with -tags cgionly: no -http or -fcgi)"
+const modesUsage = "[-index DIR [-full] | -check-forms FILE]   (built with -tags cgionly: no -http or -fcgi)"
 
 func serveHTTP(addr string, stdout io.Writer) int { return notBuiltIn("-http") }
 

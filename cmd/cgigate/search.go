@@ -181,16 +181,20 @@ func setPageSize(c *config, v string) error {
 	return err
 }
 
-// runIndex is "cgigate -index DIR": it builds the index with the
-// settings of env, as the CGI reads them, and says what it wrote on
-// stdout, the documents it skipped on stderr.
-func runIndex(env map[string]string, dir string, stdout, stderr io.Writer) int {
+// runIndex is "cgigate -index DIR [-full]": it builds or updates the
+// index with the settings of env, as the CGI reads them, and says what it
+// did on stdout, the documents it skipped on stderr.
+func runIndex(env map[string]string, dir string, full bool, stdout, stderr io.Writer) int {
 	cfg, err := loadConfig(env)
 	if err != nil {
 		fmt.Fprintf(stderr, "cgigate: %v\n", err)
 		return 1
 	}
-	st, err := cfg.search.folder(dir).Build()
+	build := cfg.search.folder(dir).Build
+	if full {
+		build = cfg.search.folder(dir).Rebuild
+	}
+	st, err := build()
 	for _, w := range st.Warnings {
 		fmt.Fprintf(stderr, "cgigate: %s\n", w)
 	}
@@ -198,7 +202,14 @@ func runIndex(env map[string]string, dir string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cgigate: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "cgigate: indexed %d documents, %d terms, %d bytes in %s\n", st.Docs, st.Terms, st.Bytes, st.Path)
+	switch {
+	case st.Full:
+		fmt.Fprintf(stdout, "cgigate: indexed %d documents, %d terms, %d bytes in %s\n", st.Docs, st.Terms, st.Bytes, st.Path)
+	case st.Segment == "":
+		fmt.Fprintf(stdout, "cgigate: %s is up to date: %d documents in %d segments\n", st.Path, st.Live, st.Segments)
+	default:
+		fmt.Fprintf(stdout, "cgigate: updated %s: read %d documents, removed %d; %d documents in %d segments\n", st.Path, st.Read, st.Removed, st.Live, st.Segments)
+	}
 	return 0
 }
 
