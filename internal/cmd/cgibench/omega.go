@@ -90,8 +90,18 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 	if err != nil {
 		return nil, err
 	}
-	if gb.Size, err = bench.DiskSize(filepath.Join(docs, searchindex.IndexName)); err != nil {
+	// The index is a manifest beside the segments and the builder's stat
+	// table it names, all starting with IndexName: the size is their sum.
+	parts, err := filepath.Glob(filepath.Join(docs, searchindex.IndexName+"*"))
+	if err != nil {
 		return nil, err
+	}
+	for _, p := range parts {
+		size, err := bench.DiskSize(p)
+		if err != nil {
+			return nil, err
+		}
+		gb.Size += size
 	}
 	fmt.Fprintf(progress, "cgibench: omega: cgigate -index %v (CPU %v), %d bytes\n", gb.Wall, gb.CPU, gb.Size)
 
