@@ -5,6 +5,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,16 +79,27 @@ func TestCGIOnlyBuildAnswersAsTheDefaultBuild(t *testing.T) {
 	}
 }
 
+// cgiOnlyDeps lists the packages the cgionly build links.
+func cgiOnlyDeps(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-tags", gobuild.CGIBin, "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	return strings.Fields(string(out))
+}
+
 func TestCGIOnlyBuild(t *testing.T) {
 	t.Run("it links no net/http, crypto/tls or HTTP/2", func(t *testing.T) {
-		out, err := exec.Command("go", "list", "-tags", gobuild.CGIBin, "-deps", ".").Output()
-		if err != nil {
-			t.Fatalf("go list: %v", err)
-		}
-		for _, p := range strings.Fields(string(out)) {
+		for _, p := range cgiOnlyDeps(t) {
 			if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "crypto/tls" || strings.Contains(p, "http2") {
 				t.Errorf("the cgionly build links %s", p)
 			}
+		}
+	})
+	t.Run("it grows the main goroutine's stack at start, not during the request", func(t *testing.T) {
+		if !slices.Contains(cgiOnlyDeps(t), "github.com/cgigate/cgigate/internal/mainstack") {
+			t.Error("the cgionly build does not link internal/mainstack")
 		}
 	})
 	t.Run("-help says which modes the build has", func(t *testing.T) {
