@@ -25,11 +25,12 @@ type deadlineReader struct {
 	// and forth: one Read copies out while the pump fills the other, and a
 	// large body costs no new buffer per chunk (a 10 MB body made 300 of
 	// them).
-	free chan []byte
-	held []byte // the buffer cur points into, given back once drained
+	free    chan []byte
+	held    []byte // the buffer cur points into, given back once drained
+	bufSize int    // of the pump's buffers: readBufSize of the body's length
 }
 
-const chunkSize = 32 << 10
+const chunkSize, minChunk = 32 << 10, 512
 
 var errClosed = errors.New("cgi: body read after Close")
 
@@ -38,8 +39,23 @@ type chunk struct {
 	err error
 }
 
-func newDeadlineReader(r io.Reader, timeout time.Duration) *deadlineReader {
-	return &deadlineReader{r: r, timeout: timeout}
+// newDeadlineReader reads r under timeout; size is how many bytes r holds
+// when known (CONTENT_LENGTH), or -1.
+func newDeadlineReader(r io.Reader, timeout time.Duration, size int64) *deadlineReader {
+	return &deadlineReader{r: r, timeout: timeout, bufSize: readBufSize(size)}
+}
+
+// readBufSize is the size of a buffer to read a body of length bytes (-1:
+// unknown) through: chunkSize, or room for the whole body and the read
+// that sees its end. A CGI process faults in every fresh page it touches,
+// and most form posts are a few dozen bytes. At least minChunk, so that a
+// body longer than it said costs reads of a sensible size, never one a
+// byte.
+func readBufSize(length int64) int {
+	if length >= 0 && length < chunkSize {
+		return max(int(length)+1, minChunk)
+	}
+	return chunkSize
 }
 
 func (d *deadlineReader) start() {
@@ -55,7 +71,7 @@ func (d *deadlineReader) start() {
 			case b = <-d.free:
 			default:
 				if made < 2 {
-					b, made = make([]byte, chunkSize), made+1
+					b, made = make([]byte, d.bufSize), made+1
 					break
 				}
 				select {

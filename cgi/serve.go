@@ -40,7 +40,7 @@ func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin i
 	req, err := RequestFromMap(env, args, stdin)
 	w := &response{bw: bufio.NewWriter(stdout), header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
-		dr := newDeadlineReader(req.Body, l.readTimeout())
+		dr := newDeadlineReader(req.Body, l.readTimeout(), req.ContentLength)
 		req.Body = dr
 		defer func() {
 			io.Copy(io.Discard, dr)

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/cgigate/cgigate/bench"
 	"github.com/cgigate/cgigate/internal/gobuild"
 )
 
@@ -78,17 +81,61 @@ func TestCGIOnlyBuildAnswersAsTheDefaultBuild(t *testing.T) {
 	}
 }
 
+// cgiOnlyDeps lists the packages the cgionly build links.
+func cgiOnlyDeps(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-tags", gobuild.CGIBin, "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	return strings.Fields(string(out))
+}
+
 func TestCGIOnlyBuild(t *testing.T) {
 	t.Run("it links no net/http, crypto/tls or HTTP/2", func(t *testing.T) {
-		out, err := exec.Command("go", "list", "-tags", gobuild.CGIBin, "-deps", ".").Output()
-		if err != nil {
-			t.Fatalf("go list: %v", err)
-		}
-		for _, p := range strings.Fields(string(out)) {
+		for _, p := range cgiOnlyDeps(t) {
 			if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "crypto/tls" || strings.Contains(p, "http2") {
 				t.Errorf("the cgionly build links %s", p)
 			}
 		}
+	})
+	t.Run("it grows the main goroutine's stack at start, not during the request", func(t *testing.T) {
+		if !slices.Contains(cgiOnlyDeps(t), "github.com/cgigate/cgigate/internal/mainstack") {
+			t.Error("the cgionly build does not link internal/mainstack")
+		}
+	})
+	t.Run("it sets one P and grows its stack before any package init allocates", func(t *testing.T) {
+		// Giving up the second P costs a page fault for each span it
+		// has cached, and stack pool spans are carved as the stack grows
+		// through each size: both are cheapest before the inits allocate.
+		cmd := exec.Command(lean(t))
+		cmd.Env = []string{"GODEBUG=inittrace=1", "TMPDIR=" + t.TempDir()}
+		for k, v := range cgiEnv("QUERY_STRING", "a=1") {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+		inits, err := bench.ParseInitTrace(stderr.Bytes())
+		if err != nil || len(inits) == 0 {
+			t.Fatalf("inittrace: %v, %d packages:\n%s", err, len(inits), stderr.String())
+		}
+		early := map[string]bool{"github.com/cgigate/cgigate/internal/cgiprocs/oneproc": true, "github.com/cgigate/cgigate/internal/mainstack": true}
+		for _, in := range inits {
+			if early[in.Package] {
+				delete(early, in.Package)
+				if len(early) == 0 {
+					return
+				}
+				continue
+			}
+			if in.Allocs > 0 {
+				t.Fatalf("%s allocates %d bytes at init before %v", in.Package, in.Bytes, slices.Sorted(maps.Keys(early)))
+			}
+		}
+		t.Errorf("%v not initialised", slices.Sorted(maps.Keys(early)))
 	})
 	t.Run("-help says which modes the build has", func(t *testing.T) {
 		for _, b := range []struct {

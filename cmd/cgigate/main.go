@@ -34,6 +34,7 @@ import (
 	"github.com/cgigate/cgigate/cgi"
 	_ "github.com/cgigate/cgigate/internal/cgiprocs" // GOMAXPROCS=1 for a small CGI request, set before the other inits
 	"github.com/cgigate/cgigate/internal/cli"
+	_ "github.com/cgigate/cgigate/internal/mainstack" // the main goroutine's stack grown once, at start, to what a request needs
 	"github.com/cgigate/cgigate/search"
 )
 

@@ -8,36 +8,49 @@
 // body's deadline pump) wakes a second thread that spins, finds nothing
 // and sleeps again: a context switch each time. On one P the voluntary
 // switches of a request fell by a sixth to a third (BENCHMARKS.md).
-// Page faults stay even: the second P made in schedinit has filled an
-// allocation cache by the time an init can run, and returning it costs
-// about as many faults as the rest of the process then saves; only
-// GOMAXPROCS in the environment avoids both. A large body keeps the
-// default, where the GC's background workers on the other core shorten
-// the request's wall time.
+// Giving up the second P made in schedinit costs page faults for each
+// span its allocation cache holds (package oneproc), so it is given up
+// as early as a program can; only GOMAXPROCS in the environment avoids
+// the second P altogether. A large body keeps the default, where the
+// GC's background workers on the other core shorten the request's wall
+// time.
 //
-// The setting is made in an init rather than in main so that it comes
-// before the inits of the packages that start goroutines: packages are
-// initialised in dependency order, lexically among ready ones, and this
-// one depends on syscall and strconv alone. GOMAXPROCS in the environment
-// still wins, as it does for any Go program.
+// One P is set first, by package oneproc, which imports nothing but
+// runtime and so is initialised before the packages that allocate or
+// start goroutines; this package, which needs syscall to read the
+// environment, puts the runtime's choice back when the request is not a
+// small CGI one. GOMAXPROCS in the environment still wins, as it does for
+// any Go program.
 package cgiprocs
 
 import (
 	"runtime"
 	"strconv"
 	"syscall"
+
+	"github.com/cgigate/cgigate/internal/cgiprocs/oneproc"
 )
 
 // SmallBody is the largest CONTENT_LENGTH served on one P.
 const SmallBody = 1 << 20
 
 func init() {
-	runtime.GOMAXPROCS(Procs(syscall.Getenv))
+	if Procs(syscall.Getenv) == 1 {
+		return
+	}
+	// Put back what oneproc overrode: the environment's GOMAXPROCS as
+	// the runtime read it, or else the runtime's default, which it keeps
+	// following the CPU limit as if GOMAXPROCS had never been set.
+	if _, ok := syscall.Getenv("GOMAXPROCS"); ok {
+		runtime.GOMAXPROCS(oneproc.Default)
+		return
+	}
+	runtime.SetDefaultGOMAXPROCS()
 }
 
 // Procs is the GOMAXPROCS for a process whose environment getenv reads:
 // 1 for a CGI request (GATEWAY_INTERFACE set) whose body is at most
-// SmallBody bytes, else 0, which leaves the setting as it is.
+// SmallBody bytes, else 0: the runtime's own choice.
 func Procs(getenv func(string) (string, bool)) int {
 	if _, ok := getenv("GATEWAY_INTERFACE"); !ok {
 		return 0

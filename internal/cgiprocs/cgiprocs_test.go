@@ -71,3 +71,27 @@ func TestInitSetsOneProcForASmallCGIRequest(t *testing.T) {
 		t.Errorf("a large CGI request runs with GOMAXPROCS %d, want the default %d", got, def)
 	}
 }
+
+func TestInitPutsBackTheRuntimesChoice(t *testing.T) {
+	def := childProcs(t)
+	if def < 2 {
+		t.Skipf("GOMAXPROCS is %d here by default: one P changes nothing to observe", def)
+	}
+	tests := []struct {
+		name string
+		env  []string
+		want int
+	}{
+		{"a process that is not a CGI request keeps the runtime's default", nil, def},
+		{"GOMAXPROCS in the environment wins outside CGI", []string{"GOMAXPROCS=3"}, 3},
+		{"GOMAXPROCS in the environment wins for a small CGI request", []string{"GATEWAY_INTERFACE=CGI/1.1", "GOMAXPROCS=3"}, 3},
+		{"a GOMAXPROCS the runtime ignores leaves its default", []string{"GOMAXPROCS=three"}, def},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := childProcs(t, tt.env...); got != tt.want {
+				t.Errorf("GOMAXPROCS %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
