@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Sniffing allocates nothing per string once a scratch is pooled: the
@@ -54,5 +56,34 @@ func TestFNV128aIsHashFNVs(t *testing.T) {
 		if got, want := fnv128a(nil, []byte(in)), h.Sum(nil); !bytes.Equal(got, want) {
 			t.Errorf("fnv128a(%.20q) = %x, hash/fnv says %x", in, got, want)
 		}
+	}
+}
+
+// Composing a text for scoring (windows-1258's Vietnamese, decomposed
+// UTF-8) writes what norm.NFC writes, and a short one allocates nothing
+// once the scorer's buffer has grown: norm.NFC.AppendString allocated its
+// reorder buffer on every call.
+func TestComposingIsNFCAndAllocatesNothing(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"Vietnamese with its tone marks apart", "Vie\u0302\u0323t Nam ti\u00ea\u0301ng"},
+		{"Cyrillic bytes read as windows-1258", "\u0300\u00ee\u00f1\u00ea\u00e2\u00e0"},
+		{"more combining marks than a segment holds", "a" + strings.Repeat("\u0301\u0323", 40) + "b"},
+		{"the longest text composed by the Iter", strings.Repeat("e\u0301", iterLimit/3)},
+		{"a long decomposed text", strings.Repeat("Vie\u0302\u0323t ", 300)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s textScorer
+			s.load([]string{tt.text})
+			if got, want := string(s.nfc), norm.NFC.String(tt.text); got != want {
+				t.Fatalf("composed %+q, norm.NFC says %+q", got, want)
+			}
+			if len(tt.text) > iterLimit {
+				return // composed in one pass, with its allocation
+			}
+			if n := testing.AllocsPerRun(20, func() { s.load([]string{tt.text}) }); n != 0 {
+				t.Errorf("%v allocations a load, want 0", n)
+			}
+		})
 	}
 }

@@ -45,6 +45,8 @@ type scratch struct {
 	ranked  []rankedCandidate
 	counts  [0x80]int32
 	present []uint8
+	// exp remembers the math of the groups' weights.
+	exp expCache
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

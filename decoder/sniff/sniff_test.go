@@ -215,3 +215,63 @@ func TestLogAddIsTheFormula(t *testing.T) {
 		})
 	}
 }
+
+// expCache answers what math.Exp2 and log2(1+2^d) answer, to the last bit,
+// whatever was asked before it (differences that share a slot included),
+// and a string sniffed again computes neither: its groups' differences are
+// all remembered.
+func TestExpCacheIsTheMathAndSparesIt(t *testing.T) {
+	t.Run("every answer is the function's, to the last bit", func(t *testing.T) {
+		var c expCache
+		for i := range 20000 {
+			// Differences on a grid of half bits and off it, many
+			// times more than the slots, each asked twice.
+			d := -float64(i%300)/2 - float64(i/300)*math.Log2(3)/7
+			for _, fn := range []int{exp2Fn, log1pExp2Fn} {
+				want := expFn(fn, d)
+				for range 2 {
+					if got := c.of(fn, d); math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("function %d of %v: %v, want %v", fn, d, got, want)
+					}
+				}
+			}
+		}
+		if got, want := c.of(exp2Fn, math.Inf(-1)), 0.0; got != want {
+			t.Errorf("2^-Inf = %v, want %v", got, want)
+		}
+		if got := c.of(exp2Fn, math.NaN()); !math.IsNaN(got) {
+			t.Errorf("2^NaN = %v, want NaN", got)
+		}
+	})
+	t.Run("a string sniffed again computes no exponential", func(t *testing.T) {
+		for _, s := range []string{"\x93\x8c\x8b\x9e", "\xcc\xee\xf1\xea\xe2\xe0", "f\xfcr", "\xb0\xa1\xb3\xaa"} {
+			samples := [][]byte{[]byte(s)}
+			checked := false
+			for try := 0; try < 10 && !checked; try++ {
+				sc := peekScratch()
+				Detector{}.Sniff(samples, Evidence{})
+				before := sc.exp.computed
+				Detector{}.Sniff(samples, Evidence{})
+				if peekScratch() != sc || before == 0 {
+					continue
+				}
+				checked = true
+				if sc.exp.computed != before {
+					t.Errorf("%q: sniffed again, %d exponentials computed again", s, sc.exp.computed-before)
+				}
+			}
+			if !checked {
+				t.Fatalf("%q: the pool never kept its scratch", s)
+			}
+		}
+	})
+}
+
+// peekScratch is the scratch the next Sniff takes from the pool: the same
+// one call after call, unless a collection empties the pool (a test then
+// tries again).
+func peekScratch() *scratch {
+	sc := scratchPool.Get().(*scratch)
+	scratchPool.Put(sc)
+	return sc
+}
