@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"sync"
 )
 
 // Serve answers the current CGI request with h and returns once the answer
@@ -38,7 +40,13 @@ func Serve(h Handler, l Limits) error {
 // Apache loses the answer (a 413 or 415 sent before the body was read).
 func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
 	req, err := RequestFromMap(env, args, stdin)
-	w := &response{bw: bufio.NewWriter(stdout), header: Header{}, head: req != nil && req.Method == "HEAD"}
+	bw := bufWriters.Get().(*bufio.Writer)
+	bw.Reset(stdout)
+	defer func() {
+		bw.Reset(nil) // holds nothing of the request while pooled
+		bufWriters.Put(bw)
+	}()
+	w := &response{bw: bw, header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
 		dr := newDeadlineReader(req.Body, l.readTimeout())
 		req.Body = dr
@@ -63,6 +71,10 @@ func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin i
 	}
 	return nil
 }
+
+// bufWriters keeps the answers' buffers from one request to the next in a
+// long-lived (FastCGI) server: a new one is 4 KiB a request.
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
 
 // Recover turns a panic in h into a 500 (when nothing was written yet),
 // with the panic and its stack on stderr: never a crash, and never the
@@ -154,15 +166,25 @@ func (r *response) WriteHeader(code int) {
 	if code < 100 || code > 999 {
 		code = StatusInternalServerError
 	}
-	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, StatusText(code))
+	r.bw.WriteString("Status: ")
+	r.bw.Write(strconv.AppendInt(r.bw.AvailableBuffer(), int64(code), 10))
+	r.line(" ", StatusText(code))
 	SanitizeHeader(r.header)
 	if loc, ok := redirectHeader(r.location, code); ok {
-		fmt.Fprintf(r.bw, "Location: %s\r\n", loc)
+		r.line("Location: ", loc)
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.header)) {
 		for _, v := range r.header[k] {
-			fmt.Fprintf(r.bw, "%s: %s\r\n", k, v)
+			r.line(k, ": ", v)
 		}
+	}
+	r.bw.WriteString("\r\n")
+}
+
+// line writes a header line: its parts, then CRLF.
+func (r *response) line(parts ...string) {
+	for _, p := range parts {
+		r.bw.WriteString(p)
 	}
 	r.bw.WriteString("\r\n")
 }
