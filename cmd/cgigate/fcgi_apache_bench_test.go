@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -40,6 +41,12 @@ func BenchmarkFastCGIUnderApache(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The collector as cgigate -fcgi sets it, for this process while the
+	// benchmark runs.
+	gc, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(gc)
+	tuneGC(map[string]string{})
+	b.Cleanup(func() { debug.SetGCPercent(gc); debug.SetMemoryLimit(limit) })
 	// One listener per way of proxying, so that Apache keeps a worker
 	// (and its connection pool) for each.
 	variants := []struct{ name, params string }{
