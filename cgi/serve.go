@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // Serve answers the current CGI request with h and returns once the answer
@@ -33,7 +34,9 @@ func Serve(h Handler, l Limits) error {
 // the header a GET would get, without the body (RFC 3875 § 4.3.2). The
 // error returned is a server fault: no request at all, or stdout failing.
 //
-// The body is read under l.ReadTimeout for the whole request. Once the
+// The body is read under l.ReadTimeout for the whole request: a stdin
+// that is a ReadDeadliner (a connection) is given that deadline, any
+// other is pumped by a goroutine under a timer. Once the
 // answer is written, what is left of the body is read and discarded (up to
 // CONTENT_LENGTH, within the same deadline): under mod_cgid stdin and
 // stdout are one socket, and closing it with unread input resets it, so
@@ -48,12 +51,24 @@ func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin i
 	}()
 	w := &response{bw: bw, header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
-		dr := newDeadlineReader(req.Body, l.readTimeout())
-		req.Body = dr
-		defer func() {
-			io.Copy(io.Discard, dr)
-			dr.Close()
-		}()
+		timeout := l.readTimeout()
+		if d, ok := stdin.(ReadDeadliner); ok && d.SetReadDeadline(time.Now().Add(timeout)) == nil {
+			// A connection (FastCGI) bounds its own reads: no pump. A
+			// pipe's *os.File refuses the deadline and gets the pump.
+			tr := &timedReader{r: req.Body, timeout: timeout}
+			req.Body = tr
+			defer func() {
+				io.Copy(io.Discard, tr)
+				d.SetReadDeadline(time.Time{})
+			}()
+		} else {
+			dr := newDeadlineReader(req.Body, timeout)
+			req.Body = dr
+			defer func() {
+				io.Copy(io.Discard, dr)
+				dr.Close()
+			}()
+		}
 	}
 	switch {
 	case req == nil:

@@ -338,16 +338,21 @@ func (cn *conn) respond(id uint16, keep bool, h cgi.Handler) bool {
 	// A bad environment (no REQUEST_METHOD) is answered by ServeEnv and
 	// returned; the 500 is its answer, logged by WriteError.
 	cgi.ServeEnv(h, cn.l, cn.env, nil, in, out)
-	// The body's reader may still be in a Read, on the deadline pump's
-	// goroutine, after a 408: the answer goes out, and then the
-	// connection, which cannot be read in step any more, is closed, which
-	// ends that Read.
+	// The body is read under the connection's read deadline, on this
+	// goroutine (stdin is a cgi.ReadDeadliner). Were it read by
+	// cgi.ServeEnv's deadline pump instead, that Read could still be
+	// running after a 408: the answer goes out, and then the connection,
+	// which cannot be read in step any more, is closed, which ends that
+	// Read.
 	inStep := in.mu.TryLock()
 	cn.lent = !inStep
 	ended, aborted := true, false
 	if inStep {
 		in.closed = true
 		ended, aborted = in.ended, errors.Is(in.err, ErrAborted)
+		// A read that failed (past the body's deadline, mid-record)
+		// leaves the stream out of step too.
+		inStep = in.err == nil || aborted
 		in.mu.Unlock()
 	}
 	if out.err != nil {
@@ -419,6 +424,10 @@ type stdin struct {
 	closed bool // the request is answered: reads fail
 	err    error
 }
+
+// SetReadDeadline bounds the body's reads by the connection's deadline:
+// cgi.ServeEnv then needs no goroutine to time them.
+func (s *stdin) SetReadDeadline(t time.Time) error { return s.cn.c.SetReadDeadline(t) }
 
 func (s *stdin) Read(p []byte) (int, error) {
 	s.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -437,4 +438,28 @@ func FuzzServeConn(f *testing.F) {
 			out = out[n:]
 		}
 	})
+}
+
+// A body is read under the connection's own read deadline, on the
+// connection's goroutine: no pump goroutine with its timer and 32 KiB
+// buffers for every POST.
+func TestABodyCostsNoPump(t *testing.T) {
+	c := serve(t, cgi.Limits{})
+	post := request(1, true, "a=1&b=2")
+	c.send(post...) // the connection's buffers are made
+	c.answer(1)
+	const n = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		c.send(post...)
+		if out, _, _ := c.answer(1); !strings.HasSuffix(out, `POST "a=1&b=2"`) {
+			t.Fatalf("answer %q", out)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	// Server and client together.
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 16<<10 {
+		t.Errorf("%d bytes allocated a POST, want at most %d", per, 16<<10)
+	}
 }
