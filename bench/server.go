@@ -118,8 +118,11 @@ func startApache(setup Setup, opts apache.Options) (*Server, error) {
 type Backends struct {
 	// FastCGI is cgigate -fcgi, proxied at FastCGIPath; required.
 	FastCGI *FastCGI
-	// PHPFPM, when not nil, is proxied at PHPPath, with the proxy options
-	// httpdconf gives cgigate's.
+	// PHPFPM, when not nil, is proxied at PHPPath without enablereuse,
+	// as mod_proxy_fcgi's manual has sites proxy it: each PHP-FPM worker
+	// serves one connection at a time, so a pool of kept connections
+	// larger than its workers (ThreadsPerChild per Apache child) holds
+	// requests waiting. cgigate's, from httpdconf, keeps its connections.
 	PHPFPM *FPM
 	// StaticPage, when not nil, is served as a file at StaticPath.
 	StaticPage []byte

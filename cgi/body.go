@@ -108,7 +108,7 @@ func readBody(r *Request, d *decoder.Decoder, raw *decoder.Raw, ev *decoder.Evid
 	// Serve has put the body under its deadline already, for the whole
 	// request; another host's body gets one here.
 	var in io.Reader = r.Body
-	if _, ok := r.Body.(*deadlineReader); !ok {
+	if !underDeadline(r.Body) {
 		dr := newDeadlineReader(r.Body, cfg.Limits.readTimeout(), r.ContentLength)
 		defer dr.Close()
 		in = dr

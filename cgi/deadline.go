@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -109,8 +110,7 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 		case c := <-d.chunks:
 			d.cur, d.err, d.held = c.b, c.err, c.b[:cap(c.b)]
 		case <-d.timer.C:
-			d.err = &Error{Status: StatusRequestTimeout, Op: "body",
-				Msg: fmt.Sprintf("not received within %s", d.timeout)}
+			d.err = timeoutError(d.timeout)
 			close(d.done)
 			return 0, d.err
 		}
@@ -136,6 +136,43 @@ func (d *deadlineReader) Close() error {
 		close(d.done)
 	}
 	return nil
+}
+
+// timeoutError is the 408 of a body not received within timeout.
+func timeoutError(timeout time.Duration) *Error {
+	return &Error{Status: StatusRequestTimeout, Op: "body", Msg: fmt.Sprintf("not received within %s", timeout)}
+}
+
+// ReadDeadliner is a body's reader that bounds its own reads by a
+// deadline, as a network connection does (package fcgi's stdin). ServeEnv
+// sets one deadline for the whole body on it rather than pumping it from a
+// goroutine with a timer and two 32 KiB buffers (deadlineReader).
+type ReadDeadliner interface {
+	SetReadDeadline(t time.Time) error
+}
+
+// timedReader reads a body whose reader has its deadline set, and turns
+// a read past the deadline into deadlineReader's 408.
+type timedReader struct {
+	r       io.Reader
+	timeout time.Duration
+}
+
+func (t *timedReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = timeoutError(t.timeout)
+	}
+	return n, err
+}
+
+// underDeadline reports whether ServeEnv has put body under its deadline.
+func underDeadline(body io.Reader) bool {
+	switch body.(type) {
+	case *deadlineReader, *timedReader:
+		return true
+	}
+	return false
 }
 
 // countingReader bounds a body at max bytes (413) and turns an end before

@@ -9,6 +9,9 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"sync"
+	"time"
 )
 
 // Serve answers the current CGI request with h and returns once the answer
@@ -31,21 +34,41 @@ func Serve(h Handler, l Limits) error {
 // the header a GET would get, without the body (RFC 3875 § 4.3.2). The
 // error returned is a server fault: no request at all, or stdout failing.
 //
-// The body is read under l.ReadTimeout for the whole request. Once the
+// The body is read under l.ReadTimeout for the whole request: a stdin
+// that is a ReadDeadliner (a connection) is given that deadline, any
+// other is pumped by a goroutine under a timer. Once the
 // answer is written, what is left of the body is read and discarded (up to
 // CONTENT_LENGTH, within the same deadline): under mod_cgid stdin and
 // stdout are one socket, and closing it with unread input resets it, so
 // Apache loses the answer (a 413 or 415 sent before the body was read).
 func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin io.Reader, stdout io.Writer) error {
 	req, err := RequestFromMap(env, args, stdin)
-	w := &response{bw: bufio.NewWriter(stdout), header: Header{}, head: req != nil && req.Method == "HEAD"}
+	bw := bufWriters.Get().(*bufio.Writer)
+	bw.Reset(stdout)
+	defer func() {
+		bw.Reset(nil) // holds nothing of the request while pooled
+		bufWriters.Put(bw)
+	}()
+	w := &response{bw: bw, header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
-		dr := newDeadlineReader(req.Body, l.readTimeout(), req.ContentLength)
-		req.Body = dr
-		defer func() {
-			io.Copy(io.Discard, dr)
-			dr.Close()
-		}()
+		timeout := l.readTimeout()
+		if d, ok := stdin.(ReadDeadliner); ok && d.SetReadDeadline(time.Now().Add(timeout)) == nil {
+			// A connection (FastCGI) bounds its own reads: no pump. A
+			// pipe's *os.File refuses the deadline and gets the pump.
+			tr := &timedReader{r: req.Body, timeout: timeout}
+			req.Body = tr
+			defer func() {
+				io.Copy(io.Discard, tr)
+				d.SetReadDeadline(time.Time{})
+			}()
+		} else {
+			dr := newDeadlineReader(req.Body, timeout, req.ContentLength)
+			req.Body = dr
+			defer func() {
+				io.Copy(io.Discard, dr)
+				dr.Close()
+			}()
+		}
 	}
 	switch {
 	case req == nil:
@@ -63,6 +86,10 @@ func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin i
 	}
 	return nil
 }
+
+// bufWriters keeps the answers' buffers from one request to the next in a
+// long-lived (FastCGI) server: a new one is 4 KiB a request.
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
 
 // Recover turns a panic in h into a 500 (when nothing was written yet),
 // with the panic and its stack on stderr: never a crash, and never the
@@ -154,15 +181,25 @@ func (r *response) WriteHeader(code int) {
 	if code < 100 || code > 999 {
 		code = StatusInternalServerError
 	}
-	fmt.Fprintf(r.bw, "Status: %d %s\r\n", code, StatusText(code))
+	r.bw.WriteString("Status: ")
+	r.bw.Write(strconv.AppendInt(r.bw.AvailableBuffer(), int64(code), 10))
+	r.line(" ", StatusText(code))
 	SanitizeHeader(r.header)
 	if loc, ok := redirectHeader(r.location, code); ok {
-		fmt.Fprintf(r.bw, "Location: %s\r\n", loc)
+		r.line("Location: ", loc)
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.header)) {
 		for _, v := range r.header[k] {
-			fmt.Fprintf(r.bw, "%s: %s\r\n", k, v)
+			r.line(k, ": ", v)
 		}
+	}
+	r.bw.WriteString("\r\n")
+}
+
+// line writes a header line: its parts, then CRLF.
+func (r *response) line(parts ...string) {
+	for _, p := range parts {
+		r.bw.WriteString(p)
 	}
 	r.bw.WriteString("\r\n")
 }

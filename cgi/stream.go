@@ -2,6 +2,7 @@ package cgi
 
 import (
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -115,13 +116,29 @@ func (s *streamWriter) emit(b []byte) {
 	}
 	if !s.sent {
 		if len(s.hold)+len(b) <= StreamHold {
+			if s.hold == nil {
+				s.hold = (*holdBuffers.Get().(*[]byte))[:0]
+			}
 			s.hold = append(s.hold, b...)
 			return
 		}
-		s.send(s.hold)
-		s.hold = nil
+		s.sendHeld()
 	}
 	s.write(b)
+}
+
+// holdBuffers keeps the held pages' buffers from one request to the next
+// in a long-lived (FastCGI) server, where each grew by doubling.
+var holdBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// sendHeld sends the header and what is held, and gives the buffer back.
+func (s *streamWriter) sendHeld() {
+	s.send(s.hold)
+	if s.hold != nil && cap(s.hold) <= 2*StreamHold {
+		b := s.hold[:0]
+		holdBuffers.Put(&b)
+	}
+	s.hold = nil
 }
 
 func (s *streamWriter) send(held []byte) {
@@ -155,7 +172,6 @@ func (s *streamWriter) finish() {
 		s.tail = nil
 	}
 	if !s.sent {
-		s.send(s.hold)
-		s.hold = nil
+		s.sendHeld()
 	}
 }

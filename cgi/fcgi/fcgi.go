@@ -13,16 +13,19 @@
 // its end-of-request record in one write.
 //
 // One request at a time per connection, as mod_proxy_fcgi sends them:
-// FCGI_MPXS_CONNS is 0, and records of another request id are ignored.
+// FCGI_MPXS_CONNS is 0, a second request begun on a connection is refused
+// with FCGI_CANT_MPX_CONN, and its other records are ignored.
 package fcgi
 
 import (
 	"bufio"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cgigate/cgigate/cgi"
@@ -44,6 +47,7 @@ const (
 	flagKeepConn  = 1
 
 	statusRequestComplete = 0
+	statusCantMpxConn     = 1
 	statusUnknownRole     = 3
 
 	headerLen  = 8
@@ -59,29 +63,65 @@ const maxParams = 1 << 20
 // FastCGI 1.0; the connection is closed.
 var ErrProtocol = errors.New("fcgi: protocol error")
 
-// ErrAborted is what the body reads after the web server aborted the
-// request (FCGI_ABORT_REQUEST).
+// ErrAborted is what the body's read error wraps after the web server
+// aborted the request (FCGI_ABORT_REQUEST), in a 400 *cgi.Error: the web
+// server reads no answer, and the log does not call it a server fault.
 var ErrAborted = errors.New("fcgi: request aborted by the web server")
 
 // Serve accepts connections on ln and answers their requests with h under
-// l, each connection in a goroutine of its own, until ln fails; it returns
-// that error.
+// l until ln fails; it returns that error. A connection is served by a
+// goroutine that has served an earlier one, when one is idle: its stack
+// has grown to what a request needs, where a new goroutine's stack grows
+// again, copied at each doubling, on its first request (mod_proxy_fcgi
+// without enablereuse opens a connection per request). At most maxIdle
+// goroutines wait for a connection; the others end.
 func Serve(ln net.Listener, h cgi.Handler, l cgi.Limits) error {
+	idle := make(chan net.Conn)
+	defer close(idle) // the waiting goroutines end
+	var waiting atomic.Int32
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return err
 		}
-		go ServeConn(c, h, l)
+		select {
+		case idle <- c:
+		default:
+			go serveConns(newConn(c, h, l), idle, &waiting)
+		}
+	}
+}
+
+// maxIdle bounds the goroutines kept waiting for a connection: a few
+// more than Apache's event MPM keeps connections to a backend from one
+// child (ThreadsPerChild, 25 by default).
+const maxIdle = 64
+
+// serveConns serves cn, then each connection Serve hands it, with the same
+// buffers, until there are maxIdle goroutines waiting already.
+func serveConns(cn *conn, idle <-chan net.Conn, waiting *atomic.Int32) {
+	for {
+		cn.serve()
+		if waiting.Add(1) > maxIdle {
+			waiting.Add(-1)
+			return
+		}
+		c, ok := <-idle
+		waiting.Add(-1)
+		if !ok {
+			return
+		}
+		if cn.lent {
+			cn = newConn(c, cn.h, cn.l)
+			continue
+		}
+		cn.reset(c)
 	}
 }
 
 // ServeConn answers the requests of one connection, then closes it.
 func ServeConn(c net.Conn, h cgi.Handler, l cgi.Limits) {
-	cn := &conn{c: c, br: bufio.NewReaderSize(c, 16<<10), h: h, l: l}
-	defer c.Close()
-	for cn.serveOne() {
-	}
+	newConn(c, h, l).serve()
 }
 
 type conn struct {
@@ -91,8 +131,30 @@ type conn struct {
 	l  cgi.Limits
 
 	hdr    [headerLen]byte
-	params []byte // the current request's PARAMS stream, reused
-	out    []byte // the answer's records not yet written, reused
+	params []byte            // the current request's PARAMS stream, reused
+	env    map[string]string // its pairs, the map reused
+	out    []byte            // the answer's records not yet written, reused
+	// lent is set when a body's Read may still be running on the
+	// deadline pump's goroutine after the connection is closed: the
+	// buffers are left to it.
+	lent bool
+}
+
+func newConn(c net.Conn, h cgi.Handler, l cgi.Limits) *conn {
+	return &conn{c: c, br: bufio.NewReaderSize(c, 16<<10), h: h, l: l, env: make(map[string]string, 32)}
+}
+
+// reset makes cn serve c, keeping its buffers.
+func (cn *conn) reset(c net.Conn) {
+	cn.c = c
+	cn.br.Reset(c)
+}
+
+// serve answers the requests of cn's connection, then closes it.
+func (cn *conn) serve() {
+	defer cn.c.Close()
+	for cn.serveOne() {
+	}
 }
 
 // header is a record's header as read.
@@ -126,33 +188,14 @@ func (cn *conn) serveOne() bool {
 	var id uint16
 	var keep bool
 	cn.params = cn.params[:0]
-	began := false
+	began, over := false, false
 	for {
 		h, err := cn.readHeader()
 		if err != nil {
 			return false
 		}
 		switch {
-		case h.typ == typeGetValues && h.id == 0:
-			if cn.skip(h.length+h.padding) != nil {
-				return false
-			}
-			// The one variable worth saying: no multiplexing.
-			cn.out = appendRecord(cn.out[:0], typeGetValuesResult, 0, []byte("\x0f\x01FCGI_MPXS_CONNS0"))
-			if _, err := cn.c.Write(cn.out); err != nil {
-				return false
-			}
-			continue
-		case h.id == 0:
-			if cn.skip(h.length+h.padding) != nil {
-				return false
-			}
-			cn.out = appendRecord(cn.out[:0], typeUnknownType, 0, []byte{h.typ, 0, 0, 0, 0, 0, 0, 0})
-			if _, err := cn.c.Write(cn.out); err != nil {
-				return false
-			}
-			continue
-		case h.typ == typeBeginRequest && !began:
+		case !began && h.typ == typeBeginRequest && h.id != 0:
 			var body [8]byte
 			if h.length != len(body) {
 				return false
@@ -169,13 +212,10 @@ func (cn *conn) serveOne() bool {
 				continue
 			}
 			id, keep, began = h.id, body[2]&flagKeepConn != 0, true
-			continue
 		case !began || h.id != id:
-			// Another request's records: not multiplexed, ignored (§ 3.3).
-			if cn.skip(h.length+h.padding) != nil {
+			if cn.other(h) != nil {
 				return false
 			}
-			continue
 		case h.typ == typeAbortRequest:
 			if cn.skip(h.length+h.padding) != nil {
 				return false
@@ -184,24 +224,35 @@ func (cn *conn) serveOne() bool {
 			_, err := cn.c.Write(cn.out)
 			return err == nil && keep
 		case h.typ == typeParams && h.length > 0:
-			if len(cn.params)+h.length > maxParams {
-				return false
+			if over || len(cn.params)+h.length > maxParams {
+				// Read on, bounded by nothing kept, to answer 431.
+				over = true
+				if cn.skip(h.length+h.padding) != nil {
+					return false
+				}
+				continue
 			}
 			n := len(cn.params)
 			cn.params = append(cn.params, make([]byte, h.length)...)
 			if _, err := io.ReadFull(cn.br, cn.params[n:]); err != nil || cn.skip(h.padding) != nil {
 				return false
 			}
-			continue
 		case h.typ == typeParams:
 			if cn.skip(h.padding) != nil {
 				return false
 			}
-			env, err := parseParams(cn.params)
+			clear(cn.env)
+			err := parseParams(cn.params, cn.env)
+			if cap(cn.params) > holdOut {
+				cn.params = nil // a large request's: not kept
+			}
+			if over {
+				return cn.refuseParams(id, keep)
+			}
 			if err != nil {
 				return false
 			}
-			return cn.respond(id, keep, env)
+			return cn.respond(id, keep, cn.h)
 		default:
 			// STDIN before the end of PARAMS, DATA, or a type we do not
 			// know: the stream is out of step.
@@ -210,30 +261,111 @@ func (cn *conn) serveOne() bool {
 	}
 }
 
-// respond runs the request id with the environment env, its body read
+// other handles a record that is not the current request's (§ 3.3, 4):
+// FCGI_GET_VALUES is answered, another management record is
+// FCGI_UNKNOWN_TYPE, a second request begun on the connection is refused
+// with FCGI_CANT_MPX_CONN (§ 5.5: one request at a time), and the rest of
+// that request's records are ignored. Its answers go out in writes of
+// their own, whole records, which no answer's records can cut.
+func (cn *conn) other(h header) error {
+	var b [headerLen + 8]byte
+	var rec []byte
+	switch {
+	case h.id == 0 && h.typ == typeGetValues:
+		q := make([]byte, h.length)
+		if _, err := io.ReadFull(cn.br, q); err != nil {
+			return err
+		}
+		if err := cn.skip(h.padding); err != nil {
+			return err
+		}
+		rec = appendRecord(nil, typeGetValuesResult, 0, getValues(q))
+	case h.id == 0:
+		rec = appendRecord(b[:0], typeUnknownType, 0, []byte{h.typ, 0, 0, 0, 0, 0, 0, 0})
+	case h.typ == typeBeginRequest:
+		rec = appendEnd(b[:0], h.id, statusCantMpxConn)
+	}
+	if rec == nil || h.typ != typeGetValues {
+		if err := cn.skip(h.length + h.padding); err != nil {
+			return err
+		}
+	}
+	if rec != nil {
+		_, err := cn.c.Write(rec)
+		return err
+	}
+	return nil
+}
+
+// getValues answers an FCGI_GET_VALUES query (§ 4.1): the variables it
+// names that the server knows, FCGI_MPXS_CONNS ("0": no multiplexing);
+// the others, FCGI_MAX_CONNS and FCGI_MAX_REQS among them (no limit is
+// set), are left out, as the specification says of names not understood.
+func getValues(q []byte) []byte {
+	names := map[string]string{}
+	parseParams(q, names) // a malformed query's pairs before the fault
+	var out []byte
+	for name := range names {
+		if name == "FCGI_MPXS_CONNS" {
+			out = append(out, byte(len(name)), 1)
+			out = append(out, name+"0"...)
+		}
+	}
+	return out
+}
+
+// refuseParams answers request id, whose parameters were more than
+// maxParams bytes, 431, in the format its Accept header asks for when that
+// came within the bytes kept.
+func (cn *conn) refuseParams(id uint16, keep bool) bool {
+	if cn.env["REQUEST_METHOD"] == "" {
+		// Cut before the method: the refusal is all it gets.
+		cn.env["REQUEST_METHOD"] = "GET"
+	}
+	refuse := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
+		cgi.WriteError(w, r, &cgi.Error{Status: cgi.StatusRequestHeaderFieldsTooLarge, Op: "params",
+			Msg: fmt.Sprintf("more than %d bytes of FastCGI parameters (header fields and server variables)", maxParams)})
+	})
+	return cn.respond(id, keep, refuse)
+}
+
+// respond runs the request id with the environment cn.env, its body read
 // from the stdin records that follow, and writes the answer.
-func (cn *conn) respond(id uint16, keep bool, env map[string]string) bool {
+func (cn *conn) respond(id uint16, keep bool, h cgi.Handler) bool {
 	in := &stdin{cn: cn, id: id}
 	out := &stdout{cn: cn, id: id}
 	cn.out = cn.out[:0]
 	// A bad environment (no REQUEST_METHOD) is answered by ServeEnv and
 	// returned; the 500 is its answer, logged by WriteError.
-	cgi.ServeEnv(cn.h, cn.l, env, nil, in, out)
-	// The body's reader may still be in a Read, on the deadline pump's
-	// goroutine, after a 408: then this connection cannot be read in step
-	// any more and is closed, which ends that Read.
-	if !in.mu.TryLock() {
-		return false
+	cgi.ServeEnv(h, cn.l, cn.env, nil, in, out)
+	// The body is read under the connection's read deadline, on this
+	// goroutine (stdin is a cgi.ReadDeadliner). Were it read by
+	// cgi.ServeEnv's deadline pump instead, that Read could still be
+	// running after a 408: the answer goes out, and then the connection,
+	// which cannot be read in step any more, is closed, which ends that
+	// Read.
+	inStep := in.mu.TryLock()
+	cn.lent = !inStep
+	ended, aborted := true, false
+	if inStep {
+		in.closed = true
+		ended, aborted = in.ended, errors.Is(in.err, ErrAborted)
+		// A read that failed (past the body's deadline, mid-record)
+		// leaves the stream out of step too.
+		inStep = in.err == nil || aborted
+		in.mu.Unlock()
 	}
-	in.closed = true
-	ended := in.ended
-	in.mu.Unlock()
 	if out.err != nil {
 		return false
 	}
-	cn.out = appendRecord(cn.out, typeStdout, id, nil)
+	if aborted && !out.wrote {
+		// § 5.4: the web server wants no answer, only the end, at once.
+		cn.out = cn.out[:0]
+	} else {
+		cn.out = appendRecord(cn.out, typeStdout, id, nil)
+	}
 	cn.out = appendEnd(cn.out, id, statusRequestComplete)
-	if _, err := cn.c.Write(cn.out); err != nil {
+	if _, err := cn.c.Write(cn.out); err != nil || !inStep {
 		return false
 	}
 	if cap(cn.out) > holdOut {
@@ -256,14 +388,20 @@ func (cn *conn) drain(id uint16) bool {
 	defer cn.c.SetReadDeadline(time.Time{})
 	for {
 		h, err := cn.readHeader()
-		if err != nil || cn.skip(h.length+h.padding) != nil {
+		if err != nil {
+			return false
+		}
+		if h.id != id {
+			if cn.other(h) != nil {
+				return false
+			}
+			continue
+		}
+		if cn.skip(h.length+h.padding) != nil {
 			return false
 		}
 		switch {
-		case h.id != id:
-		case h.typ == typeStdin && h.length == 0:
-			return true
-		case h.typ == typeAbortRequest:
+		case h.typ == typeStdin && h.length == 0, h.typ == typeAbortRequest:
 			return true
 		case h.typ != typeStdin:
 			return false
@@ -286,6 +424,10 @@ type stdin struct {
 	closed bool // the request is answered: reads fail
 	err    error
 }
+
+// SetReadDeadline bounds the body's reads by the connection's deadline:
+// cgi.ServeEnv then needs no goroutine to time them.
+func (s *stdin) SetReadDeadline(t time.Time) error { return s.cn.c.SetReadDeadline(t) }
 
 func (s *stdin) Read(p []byte) (int, error) {
 	s.mu.Lock()
@@ -313,7 +455,7 @@ func (s *stdin) Read(p []byte) (int, error) {
 		}
 		switch {
 		case h.id != s.id:
-			if s.err = cn.skip(h.length + h.padding); s.err != nil {
+			if s.err = cn.other(h); s.err != nil {
 				return 0, s.err
 			}
 		case h.typ == typeStdin && h.length == 0:
@@ -326,7 +468,7 @@ func (s *stdin) Read(p []byte) (int, error) {
 			s.left, s.pad = h.length, h.padding
 		case h.typ == typeAbortRequest:
 			s.ended = true // no more of this request will come
-			s.err = ErrAborted
+			s.err = &cgi.Error{Status: cgi.StatusBadRequest, Op: "body", Msg: "aborted by the web server", Err: ErrAborted}
 			return 0, s.err
 		default:
 			s.err = ErrProtocol
@@ -345,9 +487,10 @@ func (s *stdin) Read(p []byte) (int, error) {
 // buffer, and writes the full ones out only when the answer outgrows
 // holdOut: a small answer goes out whole with its end, in one write.
 type stdout struct {
-	cn  *conn
-	id  uint16
-	err error
+	cn    *conn
+	id    uint16
+	err   error
+	wrote bool // records are out: the answer has begun
 }
 
 // holdOut is how much of an answer is held before records are written:
@@ -365,6 +508,7 @@ func (w *stdout) Write(p []byte) (int, error) {
 		cn.out = appendRecord(cn.out, typeStdout, w.id, p[:k])
 		p = p[k:]
 		if len(cn.out) >= holdOut {
+			w.wrote = true
 			if _, w.err = cn.c.Write(cn.out); w.err != nil {
 				return 0, w.err
 			}
@@ -387,34 +531,35 @@ func appendEnd(b []byte, id uint16, protocolStatus byte) []byte {
 	return appendRecord(b, typeEndRequest, id, []byte{0, 0, 0, 0, protocolStatus, 0, 0, 0})
 }
 
-// parseParams reads the name-value pairs of a PARAMS stream (§ 3.4): each
-// length one byte, or four with the high bit set.
-func parseParams(b []byte) (map[string]string, error) {
-	env := make(map[string]string, 32)
+// parseParams adds the name-value pairs of a PARAMS stream (§ 3.4) to
+// env: each length one byte, or four with the high bit set. Every name and
+// value is a piece of one string made of b, one allocation in all.
+func parseParams(b []byte, env map[string]string) error {
+	s := string(b)
 	size := func() (int, bool) {
-		if len(b) == 0 {
+		if len(s) == 0 {
 			return 0, false
 		}
-		if b[0]>>7 == 0 {
-			n := int(b[0])
-			b = b[1:]
+		if s[0]>>7 == 0 {
+			n := int(s[0])
+			s = s[1:]
 			return n, true
 		}
-		if len(b) < 4 {
+		if len(s) < 4 {
 			return 0, false
 		}
-		n := int(binary.BigEndian.Uint32(b) &^ (1 << 31))
-		b = b[4:]
+		n := int(binary.BigEndian.Uint32([]byte(s[:4])) &^ (1 << 31))
+		s = s[4:]
 		return n, true
 	}
-	for len(b) > 0 {
+	for len(s) > 0 {
 		kn, ok1 := size()
 		vn, ok2 := size()
-		if !ok1 || !ok2 || kn > len(b) || vn > len(b)-kn {
-			return nil, ErrProtocol
+		if !ok1 || !ok2 || kn > len(s) || vn > len(s)-kn {
+			return ErrProtocol
 		}
-		env[string(b[:kn])] = string(b[kn : kn+vn])
-		b = b[kn+vn:]
+		env[s[:kn]] = s[kn : kn+vn]
+		s = s[kn+vn:]
 	}
-	return env, nil
+	return nil
 }

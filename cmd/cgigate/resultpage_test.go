@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"html/template"
-	"slices"
 	"testing"
 
 	"github.com/cgigate/cgigate/internal/pages"
@@ -61,17 +60,29 @@ func TestResultPageIsTheWholeTemplate(t *testing.T) {
 	}
 }
 
-// A form's page executes the head and the fields and no other template:
-// the rest is never parsed, which is what cutting the page saves.
-func TestAFormsPageExecutesOnlyItsParts(t *testing.T) {
-	res := result{Fields: []fieldJSON{{"q", "v", "query"}}}
-	var executed []string
-	for _, p := range resultPage {
-		if p.html != nil && (p.show == nil || p.show(res)) {
-			executed = append(executed, p.html.Get().Name())
-		}
+// appendHTMLText is the escaping html/template gives a string in HTML
+// text and in a <title>, which the result page's template had: every byte,
+// every ASCII pair, invalid UTF-8 and the noncharacters html/template
+// treats apart in attributes.
+func TestHTMLTextIsHTMLTemplatesEscaping(t *testing.T) {
+	text := template.Must(template.New("text").Parse(`<p>{{.}}</p>`))
+	title := template.Must(template.New("title").Parse(`<title>{{.}}</title>`))
+	inputs := []string{"", "plain", "a+b", "\x00\x00", "caf\xc3\xa9 <b>&amp;\"'", "\xff\xfe", "\ufdd0\uffff", "\xe5\x8d"}
+	for c := range 256 {
+		inputs = append(inputs, string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y")
 	}
-	if want := []string{"head", "header", "fields", "details"}; !slices.Equal(executed, want) {
-		t.Errorf("a form's page executes %v; want %v", executed, want)
+	for _, in := range inputs {
+		for _, tc := range []struct {
+			tmpl       *template.Template
+			open, shut string
+		}{{text, "<p>", "</p>"}, {title, "<title>", "</title>"}} {
+			var want bytes.Buffer
+			if err := tc.tmpl.Execute(&want, in); err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.open + string(appendHTMLText(nil, in)) + tc.shut; got != want.String() {
+				t.Errorf("%q: got %q, html/template gives %q", in, got, want.String())
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/fcgi"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -290,6 +292,48 @@ func TestFastCGIProxyPassesQueryAndSetEnvVariables(t *testing.T) {
 			}
 			if got.Env["CGIGATE_CHARSET"] != "EUC-JP" {
 				t.Errorf("CGIGATE_CHARSET = %q, want EUC-JP; FastCGI params: %v", got.Env["CGIGATE_CHARSET"], got.Env)
+			}
+		})
+	}
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	accepted atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.accepted.Add(1)
+	}
+	return c, err
+}
+
+// The rendered configuration keeps its connections to the FastCGI server
+// from one request to the next (enablereuse): requests one after another
+// open a connection per Apache child at most, not one each.
+func TestFastCGIConnectionsAreReused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	cl := &countingListener{Listener: l}
+	go fcgi.Serve(cl, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	const n = 20
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			s := apachetest.Start(t, apachetest.Options{MPM: mpm, FastCGI: l.Addr().String()})
+			before := cl.accepted.Load()
+			for range n {
+				if r := s.Do(t, "GET", "/cgi-bin/cgigate?a", nil, nil); r.Status != http.StatusOK {
+					t.Fatalf("status %d %q\n%s", r.Status, r.Body, s.ErrorLog())
+				}
+			}
+			if got := cl.accepted.Load() - before; got > n/2 {
+				t.Errorf("%d requests opened %d connections to the FastCGI server, want at most %d", n, got, n/2)
 			}
 		})
 	}
