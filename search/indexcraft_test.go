@@ -30,9 +30,13 @@ func craftIndex(t *testing.T, path string, sec, table, i int, data []byte) {
 	e := tab[i*entrySize:]
 	binary.LittleEndian.PutUint64(e, off)
 	binary.LittleEndian.PutUint32(e[8:], uint32(len(data)))
-	binary.LittleEndian.PutUint32(e[12:], checksum(data))
+	prefix := ""
+	if table == secTerms {
+		prefix = termOf(t, ix, i)
+	}
+	binary.LittleEndian.PutUint32(e[12:], crc32Update(checksum([]byte(prefix)), data))
 	ix.secs[table].crc = checksum(tab)
-	copy(b, encodeHeader(ix.docs, len(ix.starts)-1, ix.secs))
+	copy(b, encodeHeader(ix.docs, ix.nTerms, ix.secs))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
