@@ -195,7 +195,7 @@ func termOf(t *testing.T, ix *index, i int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return term
+	return string(term)
 }
 
 // recordOffset is where in the file the record of the document at rel
@@ -260,7 +260,7 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 	}
 	ix := indexSections(t, path)
 	var strasse int
-	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
+	ix.termsContaining("strasse", func(term int, _ []byte, _ int) error { strasse = term; return nil })
 	e := good[ix.secs[secTerms].off+uint64(strasse)*entrySize:]
 	postings := int64(ix.secs[secPostings].off + binary.LittleEndian.Uint64(e))
 	inDict := int64(ix.secs[secDict].off + uint64(bytes.Index(good[ix.secs[secDict].off:], []byte("\nstrasse\n"))) + 1)

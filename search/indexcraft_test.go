@@ -58,7 +58,7 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	good, _ := os.ReadFile(path)
 	ix := indexSections(t, path)
 	var strasse int
-	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
+	ix.termsContaining("strasse", func(term int, _ []byte, _ int) error { strasse = term; return nil })
 	record := func(rel string) []byte {
 		return appendString(appendString(appendString(nil, rel), rel), "Straße, Straße and STRASSE")
 	}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
@@ -11,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // index is an open segment file (see index.go for the layout).
@@ -211,7 +211,7 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 // entry reads entry i of the terms or doctab table (tab) and the bytes it
 // points to in section s, checked against the entry's CRC, which covers
 // prefix then the bytes (a term's posting list covers the term).
-func (ix *index) entry(tab, i int, s section, prefix string) ([]byte, error) {
+func (ix *index) entry(tab, i int, s section, prefix []byte) ([]byte, error) {
 	e, err := ix.readAt(ix.secs[tab], uint64(i)*entrySize, entrySize)
 	if err != nil {
 		return nil, err
@@ -221,52 +221,54 @@ func (ix *index) entry(tab, i int, s section, prefix string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if crc32Update(checksum([]byte(prefix)), b) != le.Uint32(e[12:]) {
+	if crc32Update(checksum(prefix), b) != le.Uint32(e[12:]) {
 		return nil, corrupt("entry %d checksum", i)
 	}
 	return b, nil
 }
 
-// term is term i of the dictionary, through the dictionary's offsets.
-func (ix *index) term(i int) (string, error) {
+// term is term i of the dictionary, through the dictionary's offsets: its
+// bytes in the mapping, not copied (a query may look at thousands).
+func (ix *index) term(i int) ([]byte, error) {
 	if i < 0 || i >= ix.nTerms {
-		return "", corrupt("term %d of %d", i, ix.nTerms)
+		return nil, corrupt("term %d of %d", i, ix.nTerms)
 	}
 	d := ix.secs[secDict]
 	e, err := ix.readAt(ix.secs[secDictIdx], uint64(i)*8, min(16, uint64(ix.nTerms-i)*8))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	start, end := binary.LittleEndian.Uint64(e), d.len
 	if len(e) == 16 {
 		end = binary.LittleEndian.Uint64(e[8:])
 	}
 	if start >= end || end > d.len {
-		return "", corrupt("dictionary offsets of term %d", i)
+		return nil, corrupt("dictionary offsets of term %d", i)
 	}
 	b, err := ix.readAt(d, start, end-start)
 	if err != nil || b[len(b)-1] != '\n' {
-		return "", cmp.Or(err, corrupt("dictionary term %d", i))
+		return nil, cmp.Or(err, corrupt("dictionary term %d", i))
 	}
-	return string(b[:len(b)-1]), nil
+	return b[:len(b)-1], nil
 }
 
-// termsContaining calls fn with every term containing s, by id, and how
-// many times it does (strings.Count: the scan's count): the candidates
+// termsContaining calls fn with every term containing s, by id, its
+// bytes, and how many times it holds s (bytes.Count: the scan's count): the candidates
 // of the gram index (gram.go), each checked; for a keyword the gram index
 // cannot look up, every term.
-func (ix *index) termsContaining(s string, fn func(term, count int) error) error {
+func (ix *index) termsContaining(s string, fn func(t int, term []byte, count int) error) error {
 	ids, ok, err := ix.gramCandidates(s)
 	if err != nil {
 		return err
 	}
+	sb := []byte(s)
 	check := func(t int) error {
 		term, err := ix.term(t)
 		if err != nil {
 			return err
 		}
-		if c := strings.Count(term, s); c > 0 {
-			return fn(t, c)
+		if c := bytes.Count(term, sb); c > 0 {
+			return fn(t, term, c)
 		}
 		return nil
 	}
@@ -308,15 +310,16 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
+		term   []byte
 		weight int
 		has    []uint64
 	}
 	hits := map[int]*termHit{}
 	for j, n := range needles {
-		err := ix.termsContaining(n.word, func(t, count int) error {
+		err := ix.termsContaining(n.word, func(t int, term []byte, count int) error {
 			h := hits[t]
 			if h == nil {
-				h = &termHit{has: make([]uint64, words)}
+				h = &termHit{term: term, has: make([]uint64, words)}
 				hits[t] = h
 			}
 			h.weight += n.weight * count
@@ -341,10 +344,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 	var touched []int
 	for _, t := range terms {
 		h := hits[t]
-		term, err := ix.term(t)
-		if err != nil {
-			return nil, nil, err
-		}
+		term := h.term
 		list, err := ix.entry(secTerms, t, ix.secs[secPostings], term)
 		if err != nil {
 			return nil, nil, err
@@ -480,7 +480,7 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 // record reads document d's record: its path, title and text.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
-	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], "")
+	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], nil)
 	if err != nil {
 		return "", "", "", err
 	}
