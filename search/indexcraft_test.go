@@ -4,9 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,4 +137,75 @@ func TestIndexDirThroughASymlink(t *testing.T) {
 		t.Fatalf("the index built through the link: %v", err)
 	}
 	t.Run("with an index built through the link, the same answers both ways, the index used", check(false))
+}
+
+// TestChangedLookupTablesNeverReadOutside changes bytes of the tables a
+// query only searches and checks no CRC of (the dictionary's offsets,
+// the grams and their lists), at random: a query answers what the scan
+// answers, or less (a lost candidate), or falls back to the scan; it
+// never fails, panics, reads outside the file, nor shows a document the
+// scan does not.
+func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"streets.txt": "Straße, Straße and STRASSE",
+		"street.html": "<title>Die Straße</title><p>Eine Straßenbahn in Berlin</p>",
+		"japan.txt":   "活版印刷の会社です　印刷",
+		"other.txt":   "nothing to see",
+	})
+	queries := []string{"strasse", "ß", "印刷", "bahn", "nothing"}
+	want := map[string]map[string]bool{}
+	for _, q := range queries {
+		want[q] = map[string]bool{}
+		for _, r := range searchFolder(t, dir, q).Results {
+			want[q][r.URL] = true
+		}
+	}
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
+		t.Fatal(err)
+	}
+	path := mainSegment(t, dir)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := indexSections(t, path)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sec := range []int{secDictIdx, secGrams, secGramLists} {
+		s := ix.secs[sec]
+		t.Run(fmt.Sprintf("section %d changed at random", sec), func(t *testing.T) {
+			fallbacks, fewer := 0, 0
+			for range 150 {
+				b := slices.Clone(good)
+				for range 1 + rng.IntN(3) {
+					at := s.off + rng.Uint64N(s.len)
+					if rng.IntN(2) == 0 {
+						b[at] ^= byte(1 << rng.IntN(8))
+					} else {
+						b[at] = byte(rng.Uint32())
+					}
+				}
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, q := range queries {
+					a := searchFolder(t, dir, q)
+					if a.err != nil {
+						t.Fatalf("query %q: %v", q, a.err)
+					}
+					for _, r := range a.Results {
+						if !want[q][r.URL] {
+							t.Fatalf("query %q shows %s, which the scan does not", q, r.URL)
+						}
+					}
+					if len(a.Warnings) > 0 {
+						fallbacks++
+					} else if len(a.Results) < len(want[q]) {
+						fewer++
+					}
+				}
+			}
+			t.Logf("%d answers from the scan, %d with fewer results", fallbacks, fewer)
+		})
+	}
+	os.WriteFile(path, good, 0o644)
 }
