@@ -167,6 +167,21 @@ func mainSegment(t *testing.T, dir string) string {
 	return filepath.Join(dir, m.segs[0].name)
 }
 
+// buildMain builds dir's index and returns its main segment's path and
+// bytes.
+func buildMain(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
+		t.Fatal(err)
+	}
+	path := mainSegment(t, dir)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
 // indexSections opens the segment at path and returns where its sections
 // are.
 func indexSections(t *testing.T, path string) *index {
@@ -246,14 +261,7 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 	if len(want.Results) != 2 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
-		t.Fatal(err)
-	}
-	path := mainSegment(t, dir)
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, good := buildMain(t, dir)
 	goodManifest, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)

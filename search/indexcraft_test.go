@@ -53,11 +53,7 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	if len(want.Results) != 1 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
-		t.Fatal(err)
-	}
-	path := mainSegment(t, dir)
-	good, _ := os.ReadFile(path)
+	path, good := buildMain(t, dir)
 	ix := indexSections(t, path)
 	var strasse int
 	ix.termsContaining("strasse", func(term int, _ []byte, _ int) error { strasse = term; return nil })
@@ -160,14 +156,7 @@ func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
 			want[q][r.URL] = true
 		}
 	}
-	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
-		t.Fatal(err)
-	}
-	path := mainSegment(t, dir)
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, good := buildMain(t, dir)
 	ix := indexSections(t, path)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, sec := range []int{secDictIdx, secGrams, secGramLists} {
