@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -197,4 +198,22 @@ func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
 		})
 	}
 	os.WriteFile(path, good, 0o644)
+}
+
+func TestASegmentCutShortUnderItsMappingIsCorrupt(t *testing.T) {
+	// Pages of text: the tables a query reads lie past the first page.
+	dir := makeIndex(t, map[string]string{"streets.txt": "Straße, Straße and STRASSE", "other.txt": strings.Repeat("nothing to see ", 2000)})
+	path, _ := buildMain(t, dir)
+	segs, err := openSegments(filepath.Join(dir, IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeSegments(segs)
+	if err := os.Truncate(path, int64(headerSize)); err != nil { // the mapping's pages past it now fault
+		t.Fatal(err)
+	}
+	_, _, err = searchMapped(segs, queryOf(t, "strasse"), 0, DefaultPageSize)
+	if !errors.Is(err, errCorruptIndex) || !strings.Contains(err.Error(), "a fault reading a segment") {
+		t.Errorf("%v; want a corrupt index, not a crash", err)
+	}
 }

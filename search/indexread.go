@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 )
@@ -47,6 +48,23 @@ func searchIndex(path string, q *Query, from, n int) ([]hit, int, error) {
 		return nil, 0, err
 	}
 	defer closeSegments(segs)
+	return searchMapped(segs, q, from, n)
+}
+
+// searchMapped is searchSegments, with a fault reading a mapping (a
+// segment cut short under it: builds never change a segment, but a hand
+// can) an errCorruptIndex rather than the end of the process.
+func searchMapped(segs []*index, q *Query, from, n int) (hits []hit, total int, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+				panic(r)
+			}
+			hits, total = nil, 0
+			err = &indexError{Op: "read", Path: segs[0].path, Err: corrupt("a fault reading a segment: %v", r)}
+		}
+	}()
 	return searchSegments(segs, q, from, n)
 }
 
