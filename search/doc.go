@@ -26,8 +26,13 @@
 // what matches, not the number of documents nor the size of the
 // dictionary, which grows with the text where a Japanese sentence is one
 // term (TestQueryCostDoesNotGrowWithTheDocuments,
-// TestQueryCostFollowsTheMatches). See index.go for the segment layout,
-// manifest.go for the manifest.
+// TestQueryCostFollowsTheMatches). The grams are code points and pairs
+// of them, not CJK runs cut into bigram terms at build time: the terms,
+// postings and scan stay as they were, the scan remains the independent
+// check of the index, and a word is found inside any term of any script.
+// The price is a Japanese word found in many sentences, each a term with
+// its own posting list. See index.go for the segment layout, manifest.go
+// for the manifest.
 //
 // Every document has a key, its place in the walk order of the whole
 // index, which breaks ties in rank. A query ranks the matching documents
