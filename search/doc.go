@@ -18,12 +18,21 @@
 // A manifest, DIR/.cgigate-index, names the live segments: a main one and
 // at most four small ones. Each segment is laid out to be read in place
 // by a process that lives for one request (a CGI process): a query reads
-// the manifest, then in each segment the header, the dictionary of folded
-// terms and the terms table, then only the posting lists of the terms its
-// words are in and the records of the documents it shows (or, for a
-// phrase, must look inside). What it reads does not grow with the number
-// of documents (TestQueryCostDoesNotGrowWithTheDocuments). See index.go
-// for the segment layout, manifest.go for the manifest.
+// the manifest, then maps each segment and reads its header, the gram
+// lists of its words (the terms holding each code point, or each pair of
+// neighbouring ones: gram.go), the terms they name, then only the posting
+// lists of the terms its words are in and the records of the documents it
+// shows (or, for a phrase, must look inside). What it touches follows
+// what matches, not the number of documents nor the size of the
+// dictionary, which grows with the text where a Japanese sentence is one
+// term (TestQueryCostDoesNotGrowWithTheDocuments,
+// TestQueryCostFollowsTheMatches). The grams are code points and pairs
+// of them, not CJK runs cut into bigram terms at build time: the terms,
+// postings and scan stay as they were, the scan remains the independent
+// check of the index, and a word is found inside any term of any script.
+// The price is a Japanese word found in many sentences, each a term with
+// its own posting list. See index.go for the segment layout, manifest.go
+// for the manifest.
 //
 // Every document has a key, its place in the walk order of the whole
 // index, which breaks ties in rank. A query ranks the matching documents

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -19,14 +20,17 @@ import (
 // segments, each a file DIR/.cgigate-index.GEN.seg, and the stat table the
 // next update starts from (DIR/.cgigate-index.GEN.stat, read only by the
 // builder; manifest.go). A CGI process lives for one request, so a segment
-// is laid out to be read in place: the process reads a fixed header, the
-// term dictionary and the terms table, then only the posting lists of the
-// terms a query hits and the records of the documents it shows.
+// is laid out to be read in place: the process maps the file and reads a
+// fixed header, then the gram lists of the query's words (gram.go), the
+// terms they point at, the posting lists of the terms that hold the words
+// and the records of the documents it shows. Nothing it touches grows
+// with the collection but what matches.
 //
 // Segment layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x03", docs uint32, terms uint32, then for each
-//	           section (dict, terms, doctab, keys, deleted, postings, docs)
+//	header     magic "CGIGIX\x00\x04", docs uint32, terms uint32, then for each
+//	           section (dict, terms, doctab, keys, deleted, postings, docs,
+//	           dictidx, grams, gramlists)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
 //	           CRC-32C of the header before it
 //	docs       one record a document, in walk order: path, title, text, each
@@ -36,7 +40,9 @@ import (
 //	           count in the title) as uvarints, by document number
 //	dict       every folded term, each followed by '\n', in byte order
 //	terms      for each term: postings offset uint64 (in the postings
-//	           section), length uint32, CRC-32C uint32
+//	           section), length uint32, CRC-32C uint32 of the term then
+//	           the list
+//	dictidx    for each term: its offset in dict, uint64
 //	doctab     for each document, in walk order (the natural order of
 //	           paths, digits by value: naturalCompare, folder by folder;
 //	           the document number is its place here): record offset
@@ -45,6 +51,12 @@ import (
 //	           mainKey(d); in a small one each document's key, uint64
 //	deleted    the keys, uint64, of the earlier segments' documents this
 //	           one replaces or removes; empty in the main segment
+//	grams      for each gram (a code point or two neighbouring ones of a
+//	           term; gramKey), in key order: key uint64, list offset
+//	           uint64 (in gramlists), length uint32, CRC-32C uint32 of the
+//	           key then the list
+//	gramlists  for each gram: the ids of the terms holding it, rising, as
+//	           uvarint deltas
 //
 // A document's key is its place in the walk order of the whole index:
 // ties in rank are broken by key. The main segment's documents are spaced
@@ -54,20 +66,25 @@ import (
 // A term is a maximal run of folded text without white space
 // (unicode.IsSpace). A keyword without white space occurs in a folded text
 // exactly where it occurs in one of its terms, so the substring match of
-// the scan is a substring search in the dictionary, and a document's score
+// the scan is a substring search in the dictionary (through the grams),
+// and a document's score
 // is the sum over the terms that contain the keyword of its occurrences in
 // the term times the term's counts.
 //
-// Every byte read is checked: the header, dict, terms, keys and deleted
-// by their CRCs in the header, each posting list, doctab entry and record
-// by its own. A mismatch is errCorruptIndex.
+// Every block a query reads is checked, never the whole file: the header,
+// and a small segment's keys and deleted keys, by their CRCs in the
+// header; each gram list with its key, each term with its posting list,
+// each record by its doctab entry; every offset and length against its
+// section (index.load). A mismatch is errCorruptIndex. The header's CRCs
+// of the other sections are the builder's, for a check of the whole file.
 const (
 	IndexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x03"
-	nSections   = 7
+	indexMagic  = "CGIGIX\x00\x04"
+	nSections   = 10
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
 	entrySize   = 8 + 4 + 4 // terms and doctab entries
+	gramSize    = 8 + 8 + 4 + 4
 	keySize     = 8
 )
 
@@ -80,6 +97,9 @@ const (
 	secDeleted
 	secPostings
 	secDocs
+	secDictIdx
+	secGrams
+	secGramLists
 )
 
 // mainKey is the key of the main segment's document d.
@@ -252,7 +272,7 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		dict = append(append(dict, term...), '\n')
 		table = binary.LittleEndian.AppendUint64(table, uint64(w.off)-secs[secPostings].off)
 		table = binary.LittleEndian.AppendUint32(table, uint32(len(list)))
-		table = binary.LittleEndian.AppendUint32(table, checksum(list))
+		table = binary.LittleEndian.AppendUint32(table, termChecksum(term, list))
 		terms++
 		return w.write(list)
 	})
@@ -264,7 +284,15 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	for _, k := range deleted {
 		del = binary.LittleEndian.AppendUint64(del, k)
 	}
-	for i, b := range [...][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secKeys: keys, secDeleted: del} {
+	grams, gramLists := gramIndex(dict)
+	dictIdx := make([]byte, 0, terms*8)
+	for off := 0; off < len(dict); {
+		dictIdx = binary.LittleEndian.AppendUint64(dictIdx, uint64(off))
+		off += bytes.IndexByte(dict[off:], '\n') + 1
+	}
+	for _, i := range [...]int{secDict, secTerms, secDocTab, secKeys, secDeleted, secDictIdx, secGrams, secGramLists} {
+		b := [nSections][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secKeys: keys, secDeleted: del,
+			secDictIdx: dictIdx, secGrams: grams, secGramLists: gramLists}[i]
 		secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
 		if err := w.write(b); err != nil {
 			return st, err

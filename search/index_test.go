@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,6 +167,21 @@ func mainSegment(t *testing.T, dir string) string {
 	return filepath.Join(dir, m.segs[0].name)
 }
 
+// buildMain builds dir's index and returns its main segment's path and
+// bytes.
+func buildMain(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
+		t.Fatal(err)
+	}
+	path := mainSegment(t, dir)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
 // indexSections opens the segment at path and returns where its sections
 // are.
 func indexSections(t *testing.T, path string) *index {
@@ -174,8 +190,27 @@ func indexSections(t *testing.T, path string) *index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix.f.Close()
+	// A copy, not the mapping: the tests rewrite the file in place.
+	data := slices.Clone(ix.data)
+	ix.close()
+	ix.data = data
 	return ix
+}
+
+// termOf is term i of the segment ix (from indexSections), read from its
+// file.
+func termOf(t *testing.T, ix *index, i int) string {
+	t.Helper()
+	ix, err := openIndex(ix.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.close()
+	term, err := ix.term(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(term)
 }
 
 // recordOffset is where in the file the record of the document at rel
@@ -226,22 +261,17 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 	if len(want.Results) != 2 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
-		t.Fatal(err)
-	}
-	path := mainSegment(t, dir)
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, good := buildMain(t, dir)
 	goodManifest, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ix := indexSections(t, path)
 	var strasse int
-	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
-	postings := int64(ix.secs[secPostings].off + binary.LittleEndian.Uint64(ix.terms[strasse*entrySize:]))
+	ix.termsContaining("strasse", func(term int, _ []byte, _ int) error { strasse = term; return nil })
+	e := good[ix.secs[secTerms].off+uint64(strasse)*entrySize:]
+	postings := int64(ix.secs[secPostings].off + binary.LittleEndian.Uint64(e))
+	inDict := int64(ix.secs[secDict].off + uint64(bytes.Index(good[ix.secs[secDict].off:], []byte("\nstrasse\n"))) + 1)
 	rec, n := recordOffset(t, ix, "streets.txt")
 
 	for _, tc := range []struct {
@@ -252,7 +282,10 @@ func TestBrokenIndexFallsBackToTheScan(t *testing.T) {
 	}{
 		{"a flipped bit in the header", func(t *testing.T) { flipByte(t, path, 12) }, "corrupt index file: header checksum", ""},
 		{"another version's magic", func(t *testing.T) { flipByte(t, path, 7) }, "not a cgigate index of this version", ""},
-		{"a flipped bit in the dictionary", func(t *testing.T) { flipByte(t, path, int64(ix.secs[secDict].off)) }, "section 0 checksum", ""},
+		// The term no longer holds the word: the document it gave is shown
+		// with a score its text does not give.
+		{"a flipped bit in a term the query finds", func(t *testing.T) { flipByte(t, path, inDict+3) }, "does not match its postings", ""},
+		{"a flipped bit in the end of a term the query finds", func(t *testing.T) { flipByte(t, path, inDict+7) }, "dictionary term", ""},
 		{"a flipped bit in the posting list the query reads", func(t *testing.T) { flipByte(t, path, postings) }, "entry", ""},
 		{"a flipped bit in the text of a document shown", func(t *testing.T) { flipByte(t, path, rec+int64(n)-3) }, "entry", ""},
 		{"a flipped bit in the document table entry of a document shown", func(t *testing.T) {

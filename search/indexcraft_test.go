@@ -2,11 +2,14 @@ package search
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,9 +33,13 @@ func craftIndex(t *testing.T, path string, sec, table, i int, data []byte) {
 	e := tab[i*entrySize:]
 	binary.LittleEndian.PutUint64(e, off)
 	binary.LittleEndian.PutUint32(e[8:], uint32(len(data)))
-	binary.LittleEndian.PutUint32(e[12:], checksum(data))
+	prefix := ""
+	if table == secTerms {
+		prefix = termOf(t, ix, i)
+	}
+	binary.LittleEndian.PutUint32(e[12:], crc32Update(checksum([]byte(prefix)), data))
 	ix.secs[table].crc = checksum(tab)
-	copy(b, encodeHeader(ix.docs, len(ix.starts)-1, ix.secs))
+	copy(b, encodeHeader(ix.docs, ix.nTerms, ix.secs))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +54,10 @@ func TestCraftedIndexFallsBackToTheScan(t *testing.T) {
 	if len(want.Results) != 1 {
 		t.Fatalf("the scan found %+v", want.Results)
 	}
-	if _, err := (&Folder{Dir: dir}).Build(); err != nil {
-		t.Fatal(err)
-	}
-	path := mainSegment(t, dir)
-	good, _ := os.ReadFile(path)
+	path, good := buildMain(t, dir)
 	ix := indexSections(t, path)
 	var strasse int
-	ix.termsContaining("strasse", func(term, _ int) error { strasse = term; return nil })
+	ix.termsContaining("strasse", func(term int, _ []byte, _ int) error { strasse = term; return nil })
 	record := func(rel string) []byte {
 		return appendString(appendString(appendString(nil, rel), rel), "Straße, Straße and STRASSE")
 	}
@@ -131,4 +134,86 @@ func TestIndexDirThroughASymlink(t *testing.T) {
 		t.Fatalf("the index built through the link: %v", err)
 	}
 	t.Run("with an index built through the link, the same answers both ways, the index used", check(false))
+}
+
+// TestChangedLookupTablesNeverReadOutside changes bytes of the tables a
+// query only searches and checks no CRC of (the dictionary's offsets,
+// the grams and their lists), at random: a query answers what the scan
+// answers, or less (a lost candidate), or falls back to the scan; it
+// never fails, panics, reads outside the file, nor shows a document the
+// scan does not.
+func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"streets.txt": "Straße, Straße and STRASSE",
+		"street.html": "<title>Die Straße</title><p>Eine Straßenbahn in Berlin</p>",
+		"japan.txt":   "活版印刷の会社です　印刷",
+		"other.txt":   "nothing to see",
+	})
+	queries := []string{"strasse", "ß", "印刷", "bahn", "nothing"}
+	want := map[string]map[string]bool{}
+	for _, q := range queries {
+		want[q] = map[string]bool{}
+		for _, r := range searchFolder(t, dir, q).Results {
+			want[q][r.URL] = true
+		}
+	}
+	path, good := buildMain(t, dir)
+	ix := indexSections(t, path)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sec := range []int{secDictIdx, secGrams, secGramLists} {
+		s := ix.secs[sec]
+		t.Run(fmt.Sprintf("section %d changed at random", sec), func(t *testing.T) {
+			fallbacks, fewer := 0, 0
+			for range 150 {
+				b := slices.Clone(good)
+				for range 1 + rng.IntN(3) {
+					at := s.off + rng.Uint64N(s.len)
+					if rng.IntN(2) == 0 {
+						b[at] ^= byte(1 << rng.IntN(8))
+					} else {
+						b[at] = byte(rng.Uint32())
+					}
+				}
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, q := range queries {
+					a := searchFolder(t, dir, q)
+					if a.err != nil {
+						t.Fatalf("query %q: %v", q, a.err)
+					}
+					for _, r := range a.Results {
+						if !want[q][r.URL] {
+							t.Fatalf("query %q shows %s, which the scan does not", q, r.URL)
+						}
+					}
+					if len(a.Warnings) > 0 {
+						fallbacks++
+					} else if len(a.Results) < len(want[q]) {
+						fewer++
+					}
+				}
+			}
+			t.Logf("%d answers from the scan, %d with fewer results", fallbacks, fewer)
+		})
+	}
+	os.WriteFile(path, good, 0o644)
+}
+
+func TestASegmentCutShortUnderItsMappingIsCorrupt(t *testing.T) {
+	// Pages of text: the tables a query reads lie past the first page.
+	dir := makeIndex(t, map[string]string{"streets.txt": "Straße, Straße and STRASSE", "other.txt": strings.Repeat("nothing to see ", 2000)})
+	path, _ := buildMain(t, dir)
+	segs, err := openSegments(filepath.Join(dir, IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeSegments(segs)
+	if err := os.Truncate(path, int64(headerSize)); err != nil { // the mapping's pages past it now fault
+		t.Fatal(err)
+	}
+	_, _, err = searchMapped(segs, queryOf(t, "strasse"), 0, DefaultPageSize)
+	if !errors.Is(err, errCorruptIndex) || !strings.Contains(err.Error(), "a fault reading a segment") {
+		t.Errorf("%v; want a corrupt index, not a crash", err)
+	}
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,20 +10,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // index is an open segment file (see index.go for the layout).
 type index struct {
-	f       *os.File
+	data    []byte // the file, mapped read-only
 	path    string
 	docs    int
+	nTerms  int
 	secs    [nSections]section
-	dict    string
-	starts  []int // dict offset of each term, and len(dict) last
-	terms   []byte
 	keys    []byte     // a small segment's keys; empty: the main one's (mainKey)
 	deleted []uint64   // the earlier segments' keys this one drops
 	cost    searchCost // of the searches so far
@@ -32,7 +32,7 @@ type index struct {
 type searchCost struct {
 	postings int // posting entries decoded
 	records  int // document records read and matched
-	bytes    int // read from the file
+	bytes    int // of the file read (touched in its mapping)
 }
 
 // errSegmentGone is a segment the manifest names that is not there: an
@@ -48,6 +48,23 @@ func searchIndex(path string, q *Query, from, n int) ([]hit, int, error) {
 		return nil, 0, err
 	}
 	defer closeSegments(segs)
+	return searchMapped(segs, q, from, n)
+}
+
+// searchMapped is searchSegments, with a fault reading a mapping (a
+// segment cut short under it: builds never change a segment, but a hand
+// can) an errCorruptIndex rather than the end of the process.
+func searchMapped(segs []*index, q *Query, from, n int) (hits []hit, total int, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+				panic(r)
+			}
+			hits, total = nil, 0
+			err = &indexError{Op: "read", Path: segs[0].path, Err: corrupt("a fault reading a segment: %v", r)}
+		}
+	}()
 	return searchSegments(segs, q, from, n)
 }
 
@@ -73,7 +90,7 @@ func openManifest(path string) ([]*index, error) {
 	for i, s := range m.segs {
 		ix, err := openIndex(filepath.Join(dir, s.name))
 		if err == nil && (ix.docs != s.docs || i > 0 && len(ix.keys) != ix.docs*keySize || i == 0 && (len(ix.keys) != 0 || len(ix.deleted) != 0)) {
-			ix.f.Close()
+			ix.close()
 			err = &indexError{Op: "open", Path: ix.path, Err: corrupt("not the segment the manifest names")}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
@@ -90,20 +107,28 @@ func openManifest(path string) ([]*index, error) {
 
 func closeSegments(segs []*index) {
 	for _, ix := range segs {
-		ix.f.Close()
+		ix.close()
 	}
 }
 
-// openIndex reads a segment's header and the parts every query needs,
-// checking each against its CRC.
+func (ix *index) close() {
+	if ix.data != nil {
+		unmapFile(ix.data)
+		ix.data = nil
+	}
+}
+
+// openIndex maps a segment and checks its header; the rest is read, and
+// checked, as a query needs it.
 func openIndex(path string) (*index, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	ix := &index{f: f, path: path}
-	if err := ix.load(); err != nil {
-		f.Close()
+	defer f.Close() // the mapping stays
+	ix := &index{path: path}
+	if err := ix.load(f); err != nil {
+		ix.close()
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
 	return ix, nil
@@ -113,16 +138,34 @@ func corrupt(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errCorruptIndex, fmt.Sprintf(format, a...))
 }
 
-func (ix *index) load() error {
-	fi, err := ix.f.Stat()
+// load maps the file and reads its header, and a small segment's keys
+// and deleted keys (as small as the update that wrote them), checked
+// against their CRCs. Nothing else is read whole: every offset and length
+// taken from the file is checked against its section's bounds as it is
+// used (readAt), and each block a query reads carries its own CRC (a
+// posting list with its term, a gram list with its key, a record with
+// its document table entry). A changed byte in a table a query only
+// searches (the dictionary's offsets, the grams' keys) can so lose or
+// add a candidate, never read outside the file: every candidate's term
+// is checked with its posting list, and every document shown is matched
+// again.
+func (ix *index) load(f *os.File) error {
+	fi, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	size := uint64(fi.Size())
-	h := make([]byte, headerSize)
-	if _, err := ix.f.ReadAt(h, 0); err != nil {
-		return corrupt("header: %v", err)
+	if fi.Size() < int64(headerSize) {
+		return corrupt("header: a file of %d bytes", fi.Size())
 	}
+	if fi.Size() > math.MaxInt {
+		return corrupt("a file of %d bytes", fi.Size())
+	}
+	if ix.data, err = mapFile(f, int(fi.Size())); err != nil {
+		return err
+	}
+	size := uint64(len(ix.data))
+	h := ix.data[:headerSize]
+	ix.cost.bytes += headerSize
 	if string(h[:len(indexMagic)]) != indexMagic {
 		return corrupt("not a cgigate index of this version (magic %q)", h[:len(indexMagic)])
 	}
@@ -132,7 +175,7 @@ func (ix *index) load() error {
 	}
 	p := h[len(indexMagic):]
 	ix.docs = int(le.Uint32(p))
-	nTerms := int(le.Uint32(p[4:]))
+	ix.nTerms = int(le.Uint32(p[4:]))
 	p = p[8:]
 	for i := range ix.secs {
 		s := section{off: le.Uint64(p), len: le.Uint64(p[8:]), crc: le.Uint32(p[16:])}
@@ -142,60 +185,26 @@ func (ix *index) load() error {
 		ix.secs[i] = s
 		p = p[sectionSize:]
 	}
-	if ix.secs[secTerms].len != uint64(nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
+	if ix.secs[secTerms].len != uint64(ix.nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
+		ix.secs[secDictIdx].len != uint64(ix.nTerms)*8 || ix.secs[secGrams].len%gramSize != 0 ||
 		ix.secs[secKeys].len != 0 && ix.secs[secKeys].len != uint64(ix.docs)*keySize || ix.secs[secDeleted].len%keySize != 0 {
 		return corrupt("table sizes")
 	}
-	// The dictionary and the terms table, which every query reads whole,
-	// are checked whole. The document table is not read here: a query
-	// reads the entries of the documents it shows, 16 bytes each, and an
-	// entry whose bytes changed points at bytes that fail the CRC it
-	// holds; reading it whole would make every query cost its size. The
-	// build's warnings are for the builder's output, not for queries.
-	// A small segment's keys and deleted keys are read whole too: an
-	// update's, they are as small as the change.
 	var parts [secDeleted + 1][]byte
-	if d, t := ix.secs[secDict], ix.secs[secTerms]; d.off+d.len == t.off && d.len > 0 && t.len > 0 {
-		// Written side by side: one read for both.
-		b, err := ix.readAt(section{off: d.off, len: d.len + t.len}, 0, d.len+t.len)
+	for _, i := range [...]int{secKeys, secDeleted} {
+		b, err := ix.section(i)
 		if err != nil {
 			return err
-		}
-		parts[secDict], parts[secTerms] = b[:d.len], b[d.len:]
-	}
-	for i := range parts {
-		if i == secDocTab {
-			continue
-		}
-		b := parts[i]
-		if b == nil {
-			var err error
-			if b, err = ix.section(i); err != nil {
-				return err
-			}
 		}
 		if checksum(b) != ix.secs[i].crc {
 			return corrupt("section %d checksum", i)
 		}
 		parts[i] = b
 	}
-	ix.dict, ix.terms, ix.keys = string(parts[secDict]), parts[secTerms], parts[secKeys]
+	ix.keys = parts[secKeys]
 	for d := parts[secDeleted]; len(d) > 0; d = d[keySize:] {
 		ix.deleted = append(ix.deleted, binary.LittleEndian.Uint64(d))
 	}
-	ix.starts = make([]int, 0, nTerms+1)
-	for off := 0; off < len(ix.dict); {
-		ix.starts = append(ix.starts, off)
-		i := strings.IndexByte(ix.dict[off:], '\n')
-		if i < 0 {
-			return corrupt("dictionary")
-		}
-		off += i + 1
-	}
-	if len(ix.starts) != nTerms {
-		return corrupt("dictionary has %d terms, header %d", len(ix.starts), nTerms)
-	}
-	ix.starts = append(ix.starts, len(ix.dict))
 	return nil
 }
 
@@ -204,7 +213,8 @@ func (ix *index) section(i int) ([]byte, error) {
 	return ix.readAt(ix.secs[i], 0, ix.secs[i].len)
 }
 
-// readAt reads n bytes at off inside section s.
+// readAt gives the n bytes at off inside section s, in the mapping: the
+// caller must not keep them past close, nor change them.
 func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 	if off > s.len || n > s.len-off {
 		return nil, corrupt("offset %d+%d outside its section", off, n)
@@ -213,53 +223,85 @@ func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
 		return nil, nil
 	}
 	ix.cost.bytes += int(n)
-	b := make([]byte, n)
-	if _, err := ix.f.ReadAt(b, int64(s.off+off)); err != nil {
-		return nil, corrupt("read: %v", err)
-	}
-	return b, nil
+	return ix.data[s.off+off : s.off+off+n : s.off+off+n], nil
 }
 
-// entry reads an entry of the terms or doctab table (nil: read entry i
-// of the doctab section) and the bytes it points to in section s, checked
-// against the entry's CRC.
-func (ix *index) entry(table []byte, i int, s section) ([]byte, error) {
-	var e []byte
-	if table != nil {
-		e = table[i*entrySize:]
-	} else {
-		var err error
-		if e, err = ix.readAt(ix.secs[secDocTab], uint64(i)*entrySize, entrySize); err != nil {
-			return nil, err
-		}
+// entry reads entry i of the terms or doctab table (tab) and the bytes it
+// points to in section s, checked against the entry's CRC, which covers
+// prefix then the bytes (a term's posting list covers the term).
+func (ix *index) entry(tab, i int, s section, prefix []byte) ([]byte, error) {
+	e, err := ix.readAt(ix.secs[tab], uint64(i)*entrySize, entrySize)
+	if err != nil {
+		return nil, err
 	}
 	le := binary.LittleEndian
 	b, err := ix.readAt(s, le.Uint64(e), uint64(le.Uint32(e[8:])))
 	if err != nil {
 		return nil, err
 	}
-	if checksum(b) != le.Uint32(e[12:]) {
+	if crc32Update(checksum(prefix), b) != le.Uint32(e[12:]) {
 		return nil, corrupt("entry %d checksum", i)
 	}
 	return b, nil
 }
 
-func (ix *index) term(i int) string { return ix.dict[ix.starts[i] : ix.starts[i+1]-1] }
+// term is term i of the dictionary, through the dictionary's offsets: its
+// bytes in the mapping, not copied (a query may look at thousands).
+func (ix *index) term(i int) ([]byte, error) {
+	if i < 0 || i >= ix.nTerms {
+		return nil, corrupt("term %d of %d", i, ix.nTerms)
+	}
+	d := ix.secs[secDict]
+	e, err := ix.readAt(ix.secs[secDictIdx], uint64(i)*8, min(16, uint64(ix.nTerms-i)*8))
+	if err != nil {
+		return nil, err
+	}
+	start, end := binary.LittleEndian.Uint64(e), d.len
+	if len(e) == 16 {
+		end = binary.LittleEndian.Uint64(e[8:])
+	}
+	if start >= end || end > d.len {
+		return nil, corrupt("dictionary offsets of term %d", i)
+	}
+	b, err := ix.readAt(d, start, end-start)
+	if err != nil || b[len(b)-1] != '\n' {
+		return nil, cmp.Or(err, corrupt("dictionary term %d", i))
+	}
+	return b[:len(b)-1], nil
+}
 
-// termsContaining calls fn with every term containing s, and how many
-// times it does (strings.Count: the scan's count).
-func (ix *index) termsContaining(s string, fn func(term, count int) error) error {
-	for off := 0; off < len(ix.dict); {
-		i := strings.Index(ix.dict[off:], s)
-		if i < 0 {
-			return nil
-		}
-		// s has no '\n', so the hit is inside one term.
-		t := sort.SearchInts(ix.starts, off+i+1) - 1
-		if err := fn(t, strings.Count(ix.term(t), s)); err != nil {
+// termsContaining calls fn with every term containing s, by id, its
+// bytes, and how many times it holds s (bytes.Count: the scan's count): the candidates
+// of the gram index (gram.go), each checked; for a keyword the gram index
+// cannot look up, every term.
+func (ix *index) termsContaining(s string, fn func(t int, term []byte, count int) error) error {
+	ids, ok, err := ix.gramCandidates(s)
+	if err != nil {
+		return err
+	}
+	sb := []byte(s)
+	check := func(t int) error {
+		term, err := ix.term(t)
+		if err != nil {
 			return err
 		}
-		off = ix.starts[t+1]
+		if c := bytes.Count(term, sb); c > 0 {
+			return fn(t, term, c)
+		}
+		return nil
+	}
+	if !ok {
+		for t := range ix.nTerms {
+			if err := check(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, t := range ids {
+		if err := check(t); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -286,15 +328,16 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
+		term   []byte
 		weight int
 		has    []uint64
 	}
 	hits := map[int]*termHit{}
 	for j, n := range needles {
-		err := ix.termsContaining(n.word, func(t, count int) error {
+		err := ix.termsContaining(n.word, func(t int, term []byte, count int) error {
 			h := hits[t]
 			if h == nil {
-				h = &termHit{has: make([]uint64, words)}
+				h = &termHit{term: term, has: make([]uint64, words)}
 				hits[t] = h
 			}
 			h.weight += n.weight * count
@@ -319,7 +362,8 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 	var touched []int
 	for _, t := range terms {
 		h := hits[t]
-		list, err := ix.entry(ix.terms, t, ix.secs[secPostings])
+		term := h.term
+		list, err := ix.entry(secTerms, t, ix.secs[secPostings], term)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -328,7 +372,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
 			// Numbers rise (a first delta may be 0) and stay in the table.
 			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return nil, nil, corrupt("posting list of %q", ix.term(t))
+				return nil, nil, corrupt("posting list of %q", term)
 			}
 			ix.cost.postings++
 			doc += int(delta)
@@ -454,7 +498,7 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 // record reads document d's record: its path, title and text.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
-	rec, err := ix.entry(nil, d, ix.secs[secDocs])
+	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], nil)
 	if err != nil {
 		return "", "", "", err
 	}
