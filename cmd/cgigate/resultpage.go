@@ -1,12 +1,11 @@
 package main
 
 import (
-	"html/template"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
-	"github.com/cgigate/cgigate/internal/lazy"
 	"github.com/cgigate/cgigate/internal/pages"
 )
 
@@ -19,12 +18,11 @@ import (
 // in the test as the page's definition. A CGI process parses nothing for
 // a form's page.
 //
-// A search's results are still a template (searchSectionHTML), parsed on
-// first use: their links and attributes need html/template's contextual
-// escaping, and a search reads an index, which costs far more.
-var resultsSection = lazy.Value[*template.Template]{New: func() *template.Template {
-	return template.Must(template.New("results").Parse(searchSectionHTML))
-}}
+// A search's results are written the same way (writeSearchSection), with
+// html/template's escaping of a quoted attribute (the same as text) and of
+// a link (appendURLAttr); TestSearchSectionIsTheTemplate and
+// FuzzSearchSection hold them to searchSectionHTML. Parsing that template
+// was a CGI search process's largest cost after the runtime's start.
 
 // SiteName is CGIGATE_SITE_NAME, for the pages.
 func (r result) SiteName() string { return r.site }
@@ -73,12 +71,7 @@ func writeHTML(w io.Writer, res result) error {
 	}
 	p.raw("\n")
 	if res.searched {
-		if err := p.flush(); err != nil {
-			return err
-		}
-		if err := resultsSection.Get().Execute(w, res); err != nil {
-			return err
-		}
+		writeSearchSection(p, res)
 	}
 	p.raw("\n")
 	section(p, res.Fields, "<h2>What you sent</h2><dl class=\"received\">\n", "</dl>", func(f fieldJSON) {
@@ -217,4 +210,102 @@ func appendHTMLText(b []byte, s string) []byte {
 		last = i + 1
 	}
 	return append(b, s[last:]...)
+}
+
+// writeSearchSection writes searchSectionHTML for res.
+func writeSearchSection(p *pageWriter, res result) {
+	nav := res.Nav()
+	p.html(`<h2>Results</h2>
+<form class="search" method="get" action="" accept-charset="utf-8"><input type="hidden" name="_charset_"><label>Search: <input name="`,
+		nav.Field, `" value="`, nav.Query, `"></label> <button type="submit">Search</button></form>
+<p class="total">`)
+	p.b = strconv.AppendInt(p.b, int64(res.Total), 10)
+	if res.Total == 1 {
+		p.raw(" document matches")
+	} else {
+		p.raw(" documents match")
+	}
+	if res.Pages != 0 {
+		p.raw(", page ")
+		p.b = strconv.AppendInt(p.b, int64(res.Page), 10)
+		p.raw(" of ")
+		p.b = strconv.AppendInt(p.b, int64(res.Pages), 10)
+	}
+	p.raw(".</p>\n")
+	if !nav.Linked {
+		p.raw("<p class=\"note\">Links to the documents are not configured (CGIGATE_INDEX_URL).</p>\n")
+	}
+	if len(res.Results) > 0 {
+		p.raw(`<ol class="results" start="`)
+		p.b = strconv.AppendInt(p.b, int64(nav.Start), 10)
+		p.raw(`">`)
+		for _, r := range res.Results {
+			if nav.Linked {
+				p.raw(`<li><a href="`)
+				p.b = appendURLAttr(p.b, r.URL)
+				p.html(`">`, r.Title, "</a><p>")
+			} else {
+				p.html(`<li><span class="title">`, r.Title, "</span><p>")
+			}
+			for _, part := range r.Parts() {
+				if part.Mark {
+					p.html("<mark>", part.Text, "</mark>")
+				} else {
+					p.html("", part.Text)
+				}
+			}
+			p.raw("</p></li>")
+		}
+		p.raw("</ol>\n")
+	} else {
+		p.raw("<p class=\"results\">Nothing matches your search. Try fewer or other words.</p>\n")
+	}
+	if nav.Prev != "" || nav.Next != "" {
+		p.raw(`<nav class="pager">`)
+		if nav.Prev != "" {
+			p.raw(`<a rel="prev" href="`)
+			p.b = appendURLAttr(p.b, nav.Prev)
+			p.raw(`">Previous</a>`)
+		}
+		p.raw(" ")
+		if nav.Next != "" {
+			p.raw(`<a rel="next" href="`)
+			p.b = appendURLAttr(p.b, nav.Next)
+			p.raw(`">Next</a>`)
+		}
+		p.raw("</nav>\n")
+	}
+}
+
+// appendURLAttr appends s as html/template writes a string into a quoted
+// href: a URL whose scheme is not http, https or mailto becomes
+// "#ZgotmplZ" (its urlFilter); every byte but letters, digits, - . _ ~,
+// RFC 3986's reserved characters and a % that starts an escape is
+// percent-encoded in lower-case hex (its urlNormalizer); and what is left
+// is escaped for the attribute, & and + (its attrEscaper).
+func appendURLAttr(b []byte, s string) []byte {
+	if scheme, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(scheme, "/") &&
+		!strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") && !strings.EqualFold(scheme, "mailto") {
+		s = "#ZgotmplZ"
+	}
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '&':
+			b = append(b, "&amp;"...)
+		case c == '+':
+			b = append(b, "&#43;"...)
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~!#$*,/:;=?@[]", c) >= 0,
+			c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			b = append(b, c)
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return b
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

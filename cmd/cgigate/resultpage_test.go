@@ -86,3 +86,60 @@ func TestHTMLTextIsHTMLTemplatesEscaping(t *testing.T) {
 		}
 	}
 }
+
+// searchSectionResult is a searched result whose every part searchSectionHTML
+// shows is given.
+func searchSectionResult(title, url, snippet string, hl [2]int, field, query, prev, next string, linked bool, total, page, pages int) result {
+	r := searchResult{Title: title, URL: url, Snippet: snippet, Highlights: [][2]int{hl}}
+	res := result{searched: true, Total: total, Page: page, Pages: pages,
+		nav: &searchNav{Field: field, Query: query, Linked: linked, Start: total, Prev: prev, Next: next}}
+	if total%3 != 0 {
+		res.Results = []searchResult{r, r}
+	}
+	return res
+}
+
+// checkSearchSection fails t when writeSearchSection and the template it
+// replaced differ for res.
+func checkSearchSection(t *testing.T, section *template.Template, res result) {
+	t.Helper()
+	var want, got bytes.Buffer
+	if err := section.Execute(&want, res); err != nil {
+		t.Fatal(err)
+	}
+	p := newPageWriter(&got)
+	writeSearchSection(p, res)
+	if err := p.flush(); err != nil {
+		t.Fatal(err)
+	}
+	p.release()
+	if got.String() != want.String() {
+		t.Fatalf("differs from the template:\ngot  %q\nwant %q", got.String(), want.String())
+	}
+}
+
+// The search section is written as searchSectionHTML executes, links
+// included: html/template filters a link's scheme, normalises its
+// percent-encoding and escapes it for the attribute.
+func TestSearchSectionIsTheTemplate(t *testing.T) {
+	section := template.Must(template.New("results").Parse(searchSectionHTML))
+	urls := []string{"", "/docs/a b.html", "javascript:alert(1)", "JaVaScRiPt:x", "HTTPS://x/y?a=1&b=2+3", "mailto:a@b", "data:text/html,x",
+		"/a:b", "a/b:c", "%", "%4", "%41%zz%", "/d/%e5%8D", "\"'<>` \t\n\x00\x7f\xff", "/文書/印刷.html", "?q=a&page=2", "#frag", "/(x)[y]{z}|\\^"}
+	for c := range 256 {
+		urls = append(urls, "/x"+string([]byte{byte(c)})+"y")
+	}
+	for _, u := range urls {
+		t.Run(u, func(t *testing.T) {
+			checkSearchSection(t, section, searchSectionResult("T <&>", u, "café crème", [2]int{1, 3}, "q", "a\"b", u, "?"+u, true, 2, 1, 1))
+		})
+	}
+}
+
+func FuzzSearchSection(f *testing.F) {
+	section := template.Must(template.New("results").Parse(searchSectionHTML))
+	f.Add("印刷 <b>", "/d/a%20b?x=1&y=\"2\"", "café & crème", 0, 2, "q", "'x'", "?q=a+b&page=1", "javascript:alert(1)", true, 21, 2, 3)
+	f.Add("", "", "", 0, 0, "", "", "", "", false, 0, 0, 0)
+	f.Fuzz(func(t *testing.T, title, url, snippet string, from, to int, field, query, prev, next string, linked bool, total, page, pages int) {
+		checkSearchSection(t, section, searchSectionResult(title, url, snippet, [2]int{from, to}, field, query, prev, next, linked, total, page, pages))
+	})
+}
