@@ -40,6 +40,9 @@ type scratch struct {
 	textKeys []byte
 	memo     [][len(alphaLangs)]langMemo
 	keyText  int
+	// langPri is each alphabetic language's prior in this call, by place
+	// in alphaLangs (setPriors).
+	langPri [len(alphaLangs)]float64
 	// order, ranked, counts and present serve evaluationOrder.
 	order   []int
 	ranked  []rankedCandidate

@@ -56,17 +56,24 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	memo := &sc.memo[sc.keyText]
 	var (
 		limits [maxLangs]float64
-		todo   = false
+		// halves are each lane's letter-pair costs so far, -1 once
+		// known or stopped.
+		halves [maxLangs]int
+		alive  = 0
 	)
 	for k := range c.lanes {
 		ln := &c.lanes[k]
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
-		limits[k] = costLimit(pri.of(ln.name) + c.base - floor)
-		todo = todo || !memo[ln.li].knows(limits[k])
+		limits[k] = costLimit(sc.langPri[ln.li] + c.base - floor)
+		if memo[ln.li].knows(limits[k]) {
+			halves[k] = -1
+		} else {
+			alive++
+		}
 	}
-	if todo {
-		c.scoreLanguages(samples, sc, memo, &limits)
+	if alive > 0 {
+		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive)
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -77,7 +84,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		// A cost above the limit, known from a candidate that allowed
 		// more, can only lose, as the -Inf of a stopped language does.
 		if m := memo[ln.li]; !m.over {
-			best = max(best, pri.of(ln.name)-m.cost)
+			best = max(best, sc.langPri[ln.li]-m.cost)
 		} else {
 			over = true
 		}
@@ -89,6 +96,18 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		return 0, false, false
 	}
 	return best + c.base, true, true
+}
+
+// setPriors looks up in pri the bonus of each alphabetic language, once
+// per call, for the single-byte candidates' lanes.
+func (sc *scratch) setPriors(pri priors) {
+	if len(pri) == 0 {
+		clear(sc.langPri[:])
+		return
+	}
+	for i := range alphaLangs {
+		sc.langPri[i] = pri.of(alphaLangs[i].name)
+	}
 }
 
 // hasHighLetter is the bit of highLetters' answer that says the words hold a
@@ -212,24 +231,11 @@ type lane struct {
 	m       int // symbols in the language: bigrams' row length
 }
 
-// scoreLanguages scores the samples in those of c's languages that memo
-// does not know under limits, and tells memo.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64) {
+// scoreLanguages scores the samples in the alive lanes of c whose halves
+// are 0, those memo does not know under limits, and tells memo.
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive int) {
 	bs := sc.joined(samples)
-	// halves are each lane's letter-pair costs so far, -1 once known
-	// or stopped.
-	var (
-		halves [maxLangs]int
-		alive  = 0
-	)
 	lanes := c.lanes
-	for k, ln := range lanes {
-		if memo[ln.li].knows(limits[k]) {
-			halves[k] = -1
-		} else {
-			alive++
-		}
-	}
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
 	for alive > 0 {

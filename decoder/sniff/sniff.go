@@ -116,6 +116,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	)
 	sc.outcomes = outcomes
 	sc.resetTexts()
+	sc.setPriors(pri)
 	// count records score for a candidate whose decoding is sc.key, and
 	// raises the floor. The floor is kept below the best candidate's
 	// score, not its group's weight as in the confidence (which is a
