@@ -40,9 +40,12 @@ const maxLangs = 12
 // scoreLanguages), and the candidate stops when they all have: a paragraph
 // in another charset is given up after a few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean, ok bool) {
-	// The decoded text groups c with the candidates that read the bytes
-	// alike, and keys what its languages make of it.
-	if sc.key, clean = c.appendKey(sc.key[:0], samples); !clean {
+	// The reading of the bytes 0x80 and up groups c with the candidates
+	// that decode the samples alike, and keys what its languages make of
+	// the text; the text itself is looked up only if Sniff counts c
+	// (classText): a candidate pruned builds no key.
+	cl, clean := sc.classOf(c, samples)
+	if !clean {
 		return negInf, false, true
 	}
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
@@ -52,8 +55,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 		letters = highLetters(c, samples)
 	}
-	sc.keyText = sc.textID(sc.key)
-	memo := &sc.memo[sc.keyText]
+	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
 		// halves are each lane's letter-pair costs so far, -1 once
@@ -92,10 +94,74 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	if c.nfc && math.IsInf(best, -1) && !over {
 		// No language of c has these letters: evaluate prices them as
 		// text in no particular language.
-		sc.keyText = -1
 		return 0, false, false
 	}
+	sc.keyClass = cl
 	return best + c.base, true, true
+}
+
+// reading is a way single-byte candidates read the samples' bytes 0x80 and
+// up, the same rune for each: candidates reading them alike decode the
+// samples to the same text, and those that do not to different ones.
+type reading struct {
+	by   *candidate // the first candidate found to read them so
+	text int        // the text's place in sc.texts, -1 until looked up
+	sig  uint64     // a hash of the runes, to pass over most others
+}
+
+// classOf is the place in sc.readings of c's reading of the samples, added
+// if new with an empty memo; clean is false when c leaves a byte of them
+// unassigned.
+func (sc *scratch) classOf(c *candidate, samples [][]byte) (cl int, clean bool) {
+	if !sc.highsKnown {
+		// The distinct bytes 0x80 and up of the samples, once per call:
+		// all of them, as validity is checked over every byte.
+		var seen [2]uint64
+		sc.highs = sc.highs[:0]
+		for _, s := range samples {
+			for _, b := range s {
+				if h := b - 0x80; b >= 0x80 && seen[h>>6]&(1<<(h&63)) == 0 {
+					seen[h>>6] |= 1 << (h & 63)
+					sc.highs = append(sc.highs, h)
+				}
+			}
+		}
+		sc.highsKnown = true
+	}
+	sb := c.sb
+	sig := uint64(0)
+	for _, h := range sc.highs {
+		if !sb.valid[h] {
+			return -1, false
+		}
+		sig = (sig ^ uint64(sb.runes[h])) * 0x100000001B3 // FNV-1a's prime
+	}
+next:
+	for i, r := range sc.readings {
+		if r.sig != sig {
+			continue
+		}
+		for _, h := range sc.highs {
+			if r.by.sb.runes[h] != sb.runes[h] {
+				continue next
+			}
+		}
+		return i, true
+	}
+	sc.readings = append(sc.readings, reading{by: c, text: -1, sig: sig})
+	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
+	return len(sc.readings) - 1, true
+}
+
+// classText is the place in sc.texts of the text the samples decode to in
+// the reading cl, looked up once.
+func (sc *scratch) classText(cl int, samples [][]byte) int {
+	r := &sc.readings[cl]
+	if r.text < 0 {
+		sc.key, _ = r.by.appendKey(sc.key[:0], samples)
+		r.text = sc.textID(sc.key)
+	}
+	return r.text
 }
 
 // setPriors looks up in pri the bonus of each alphabetic language, once
@@ -171,7 +237,7 @@ func (m langMemo) knows(limit float64) bool {
 }
 
 // textID is the place in sc.texts of the text key decodes to (joinKey's
-// form), added if new with an empty memo. Texts are told apart by group
+// form), added if new. Texts are told apart by group
 // key (appendGroupKey), found by a hash first.
 func (sc *scratch) textID(key []byte) int {
 	h := hashKey(key)
@@ -183,7 +249,6 @@ func (sc *scratch) textID(key []byte) int {
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
 	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h})
-	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
 	return len(sc.texts) - 1
 }
 
@@ -218,6 +283,7 @@ type text struct {
 // resetTexts forgets every text.
 func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
+	sc.readings, sc.highsKnown = sc.readings[:0], false
 }
 
 // lane is one of a single-byte candidate's languages, with the tables
