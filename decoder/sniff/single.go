@@ -51,6 +51,9 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
 	if c.nfc {
 		if !c.composed(samples) {
+			if c.stopsWithoutComposing(samples, sc, floor) {
+				return negInf, true, true
+			}
 			return 0, false, false
 		}
 		letters = highLetters(c, samples)
@@ -199,6 +202,64 @@ func (c *candidate) composed(samples [][]byte) bool {
 	return n <= scoreLimit
 }
 
+// stopsWithoutComposing reports, for windows-1258 text its byte table
+// cannot score, that the words without a combining mark already cost each
+// of c's languages more than its limit under floor, and that one of them
+// knows a letter 0x80 and up of these words: evaluateDecoded would then
+// find every language either stopped or scoring below floor, never pricing
+// the text as in no language, so c is not counted either way and need not
+// decode and compose it. Composing leaves these words, and what is not a
+// letter, as they are (every character windows-1258 decodes to but its
+// marks is in NFC alone and after any other), and every term of the cost
+// is at least 0: the words with a mark, left out, only add to it. The last
+// word is left out too, which the cut at scoreLimit may end.
+func (c *candidate) stopsWithoutComposing(samples [][]byte, sc *scratch, floor float64) bool {
+	if math.IsInf(costLimit(c.base-floor), 1) {
+		return false // no limit
+	}
+	bs := sc.joined(samples)
+	sp := splitter{bs: bs, high: &c.sb.glyphs}
+	var (
+		halves         [maxLangs]int
+		fixed, skipped float64 // skipped: the case costs of the words left out
+		letters        uint16  // the lanes knowing a high letter of the words
+	)
+words:
+	for {
+		w, ok := sp.next(&fixed)
+		if !ok {
+			break
+		}
+		word := bs[w.start:w.end]
+		for _, b := range word {
+			if int(w.end) == len(bs) || b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+				skipped += sp.caseCost(int(w.start), int(w.end))
+				continue words
+			}
+		}
+		for k := range c.lanes {
+			ln := &c.lanes[k]
+			halves[k] += ln.wordHalves(word)
+			for _, b := range word {
+				if b >= 0x80 && c.sb.glyphs[b-0x80].flags&fWord != 0 && ln.syms[b] != 0 {
+					letters |= 1 << k
+				}
+			}
+		}
+	}
+	if letters == 0 {
+		return false
+	}
+	for k, ln := range c.lanes {
+		// A bit of slack for the rounding of the subtraction, and of
+		// evaluateDecoded's limit.
+		if fixed-skipped+float64(halves[k])/2 <= sc.langPri[ln.li]+c.base-floor+1 {
+			return false
+		}
+	}
+	return true
+}
+
 // isCombining reports whether r is in the Combining Diacritical Marks block.
 func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 
@@ -316,18 +377,7 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 				continue // known, or stopped
 			}
 			ln := &lanes[k]
-			// wordHalves, with each byte's symbol looked up in place.
-			prev := 0
-			for _, b := range word {
-				sym := int(ln.syms[b])
-				if sym == 0 {
-					half += 2 * foreignLetter
-				} else {
-					half += digit(ln.bigrams[prev*ln.m+sym])
-				}
-				prev = sym
-			}
-			half += digit(ln.bigrams[prev*ln.m])
+			half += ln.wordHalves(word)
 			halves[k] = half
 			if fixed+float64(half)/2 > limits[k] {
 				halves[k] = -1
@@ -341,6 +391,22 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 			memo[ln.li] = langMemo{cost: fixed + float64(half)/2}
 		}
 	}
+}
+
+// wordHalves is lang.wordHalves of a word of the candidate's bytes, each
+// byte's symbol looked up in place.
+func (ln *lane) wordHalves(word []byte) (half int) {
+	prev := 0
+	for _, b := range word {
+		sym := int(ln.syms[b])
+		if sym == 0 {
+			half += 2 * foreignLetter
+		} else {
+			half += digit(ln.bigrams[prev*ln.m+sym])
+		}
+		prev = sym
+	}
+	return half + digit(ln.bigrams[prev*ln.m])
 }
 
 // joined is the samples separated by spaces and cut at scoreLimit, the
