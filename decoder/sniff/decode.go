@@ -33,13 +33,24 @@ type scratch struct {
 	outcomes []outcome
 	groupOf  []int
 	// texts are the distinct decodings of the samples seen in one Sniff
-	// call, their keys in textKeys; memo holds what each language makes
-	// of each, for the single-byte candidates (see scoreSingle). keyText
-	// is the place in texts of sc.key, or -1 when not looked up.
+	// call, their keys in textKeys. keyClass is -1 when sc.key holds the
+	// text of the candidate just evaluated, else the reading of the
+	// single-byte candidate just scored, whose text is looked up from it
+	// (classText) if Sniff counts it.
 	texts    []text
 	textKeys []byte
-	memo     [][len(alphaLangs)]langMemo
-	keyText  int
+	keyClass int
+	// readings are the single-byte candidates' distinct readings of the
+	// samples in one call, memo what each language makes of each (see
+	// scoreSingle), highs the distinct bytes 0x80 and up of the samples
+	// when highsKnown.
+	readings   []reading
+	memo       [][len(alphaLangs)]langMemo
+	highs      []uint8
+	highsKnown bool
+	// langPri is each alphabetic language's prior in this call, by place
+	// in alphaLangs (setPriors).
+	langPri [len(alphaLangs)]float64
 	// order, ranked, counts and present serve evaluationOrder.
 	order   []int
 	ranked  []rankedCandidate

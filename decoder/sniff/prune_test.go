@@ -184,3 +184,58 @@ func TestWindows1258TableScoresAsTheDecoder(t *testing.T) {
 		t.Errorf("the byte table scored %d inputs of %d", byTable, 3*len(rows))
 	}
 }
+
+// windows-1258 text with tone marks is decoded and composed to be scored,
+// unless its words without a mark already cost each of its languages more
+// than the floor allows: then decoding would score it below the floor and
+// never count it. Floors are set around each paragraph's score as decoded
+// without one.
+func TestStopsWithoutComposingOnlyWhatDecodingLeavesUncounted(t *testing.T) {
+	legacy, _ := paragraphs(t)
+	var c *candidate
+	for _, x := range candidates.Get() {
+		if x.name == "windows-1258" {
+			c = x
+		}
+	}
+	for _, tc := range []struct {
+		name                   string
+		above                  float64 // the floor above the score decoding gives
+		minStopped, maxStopped int     // of the 15 paragraphs with marks
+	}{
+		{"a floor just below the score stops none", -0.5, 0, 0},
+		{"a floor just above the score stops none wrongly", 0.5, 0, 15},
+		{"a floor 300 bits above the score stops some", 300, 3, 15},
+		{"a floor 1000 bits above the score stops most", 1000, 9, 15},
+		{"a floor 3000 bits above the score stops all", 3000, 15, 15},
+		{"no floor stops none", math.Inf(-1), 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sc scratch
+			stopped, marked := 0, 0
+			for _, p := range legacy {
+				samples := [][]byte{p}
+				if _, ok := c.appendKey(nil, samples); !ok || c.composed(samples) {
+					continue // invalid, or scored by the byte table
+				}
+				marked++
+				sc.resetTexts()
+				sc.setPriors(nil)
+				unpruned, _ := c.evaluateDecoded(samples, nil, &sc, negInf)
+				floor := unpruned + tc.above
+				if !c.stopsWithoutComposing(samples, &sc, floor) {
+					continue
+				}
+				stopped++
+				score, clean := c.evaluateDecoded(samples, nil, &sc, floor)
+				if !clean || score >= floor {
+					t.Fatalf("%q: stopped under floor %v, but decoding scores %v (clean %v)", p, floor, score, clean)
+				}
+			}
+			if stopped < tc.minStopped || stopped > tc.maxStopped {
+				t.Errorf("stopped %d of %d paragraphs with marks", stopped, marked)
+			}
+			t.Logf("stopped %d of %d paragraphs with marks", stopped, marked)
+		})
+	}
+}

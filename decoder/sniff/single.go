@@ -40,33 +40,45 @@ const maxLangs = 12
 // scoreLanguages), and the candidate stops when they all have: a paragraph
 // in another charset is given up after a few words.
 func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor float64) (score float64, clean, ok bool) {
-	// The decoded text groups c with the candidates that read the bytes
-	// alike, and keys what its languages make of it.
-	if sc.key, clean = c.appendKey(sc.key[:0], samples); !clean {
+	// The reading of the bytes 0x80 and up groups c with the candidates
+	// that decode the samples alike, and keys what its languages make of
+	// the text; the text itself is looked up only if Sniff counts c
+	// (classText): a candidate pruned builds no key.
+	cl, clean := sc.classOf(c, samples)
+	if !clean {
 		return negInf, false, true
 	}
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
 	if c.nfc {
 		if !c.composed(samples) {
+			if c.stopsWithoutComposing(samples, sc, floor) {
+				return negInf, true, true
+			}
 			return 0, false, false
 		}
 		letters = highLetters(c, samples)
 	}
-	sc.keyText = sc.textID(sc.key)
-	memo := &sc.memo[sc.keyText]
+	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
-		todo   = false
+		// halves are each lane's letter-pair costs so far, -1 once
+		// known or stopped.
+		halves [maxLangs]int
+		alive  = 0
 	)
 	for k := range c.lanes {
 		ln := &c.lanes[k]
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
-		limits[k] = costLimit(pri.of(ln.name) + c.base - floor)
-		todo = todo || !memo[ln.li].knows(limits[k])
+		limits[k] = costLimit(sc.langPri[ln.li] + c.base - floor)
+		if memo[ln.li].knows(limits[k]) {
+			halves[k] = -1
+		} else {
+			alive++
+		}
 	}
-	if todo {
-		c.scoreLanguages(samples, sc, memo, &limits)
+	if alive > 0 {
+		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive)
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -77,7 +89,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		// A cost above the limit, known from a candidate that allowed
 		// more, can only lose, as the -Inf of a stopped language does.
 		if m := memo[ln.li]; !m.over {
-			best = max(best, pri.of(ln.name)-m.cost)
+			best = max(best, sc.langPri[ln.li]-m.cost)
 		} else {
 			over = true
 		}
@@ -85,10 +97,86 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	if c.nfc && math.IsInf(best, -1) && !over {
 		// No language of c has these letters: evaluate prices them as
 		// text in no particular language.
-		sc.keyText = -1
 		return 0, false, false
 	}
+	sc.keyClass = cl
 	return best + c.base, true, true
+}
+
+// reading is a way single-byte candidates read the samples' bytes 0x80 and
+// up, the same rune for each: candidates reading them alike decode the
+// samples to the same text, and those that do not to different ones.
+type reading struct {
+	by   *candidate // the first candidate found to read them so
+	text int        // the text's place in sc.texts, -1 until looked up
+	sig  uint64     // a hash of the runes, to pass over most others
+}
+
+// classOf is the place in sc.readings of c's reading of the samples, added
+// if new with an empty memo; clean is false when c leaves a byte of them
+// unassigned.
+func (sc *scratch) classOf(c *candidate, samples [][]byte) (cl int, clean bool) {
+	if !sc.highsKnown {
+		// The distinct bytes 0x80 and up of the samples, once per call:
+		// all of them, as validity is checked over every byte.
+		var seen [2]uint64
+		sc.highs = sc.highs[:0]
+		for _, s := range samples {
+			for _, b := range s {
+				if h := b - 0x80; b >= 0x80 && seen[h>>6]&(1<<(h&63)) == 0 {
+					seen[h>>6] |= 1 << (h & 63)
+					sc.highs = append(sc.highs, h)
+				}
+			}
+		}
+		sc.highsKnown = true
+	}
+	sb := c.sb
+	sig := uint64(0)
+	for _, h := range sc.highs {
+		if !sb.valid[h] {
+			return -1, false
+		}
+		sig = (sig ^ uint64(sb.runes[h])) * 0x100000001B3 // FNV-1a's prime
+	}
+next:
+	for i, r := range sc.readings {
+		if r.sig != sig {
+			continue
+		}
+		for _, h := range sc.highs {
+			if r.by.sb.runes[h] != sb.runes[h] {
+				continue next
+			}
+		}
+		return i, true
+	}
+	sc.readings = append(sc.readings, reading{by: c, text: -1, sig: sig})
+	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
+	return len(sc.readings) - 1, true
+}
+
+// classText is the place in sc.texts of the text the samples decode to in
+// the reading cl, looked up once.
+func (sc *scratch) classText(cl int, samples [][]byte) int {
+	r := &sc.readings[cl]
+	if r.text < 0 {
+		sc.key, _ = r.by.appendKey(sc.key[:0], samples)
+		r.text = sc.textID(sc.key)
+	}
+	return r.text
+}
+
+// setPriors looks up in pri the bonus of each alphabetic language, once
+// per call, for the single-byte candidates' lanes.
+func (sc *scratch) setPriors(pri priors) {
+	if len(pri) == 0 {
+		clear(sc.langPri[:])
+		return
+	}
+	for i := range alphaLangs {
+		sc.langPri[i] = pri.of(alphaLangs[i].name)
+	}
 }
 
 // hasHighLetter is the bit of highLetters' answer that says the words hold a
@@ -112,6 +200,64 @@ func (c *candidate) composed(samples [][]byte) bool {
 		}
 	}
 	return n <= scoreLimit
+}
+
+// stopsWithoutComposing reports, for windows-1258 text its byte table
+// cannot score, that the words without a combining mark already cost each
+// of c's languages more than its limit under floor, and that one of them
+// knows a letter 0x80 and up of these words: evaluateDecoded would then
+// find every language either stopped or scoring below floor, never pricing
+// the text as in no language, so c is not counted either way and need not
+// decode and compose it. Composing leaves these words, and what is not a
+// letter, as they are (every character windows-1258 decodes to but its
+// marks is in NFC alone and after any other), and every term of the cost
+// is at least 0: the words with a mark, left out, only add to it. The last
+// word is left out too, which the cut at scoreLimit may end.
+func (c *candidate) stopsWithoutComposing(samples [][]byte, sc *scratch, floor float64) bool {
+	if math.IsInf(costLimit(c.base-floor), 1) {
+		return false // no limit
+	}
+	bs := sc.joined(samples)
+	sp := splitter{bs: bs, high: &c.sb.glyphs}
+	var (
+		halves         [maxLangs]int
+		fixed, skipped float64 // skipped: the case costs of the words left out
+		letters        uint16  // the lanes knowing a high letter of the words
+	)
+words:
+	for {
+		w, ok := sp.next(&fixed)
+		if !ok {
+			break
+		}
+		word := bs[w.start:w.end]
+		for _, b := range word {
+			if int(w.end) == len(bs) || b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+				skipped += sp.caseCost(int(w.start), int(w.end))
+				continue words
+			}
+		}
+		for k := range c.lanes {
+			ln := &c.lanes[k]
+			halves[k] += ln.wordHalves(word)
+			for _, b := range word {
+				if b >= 0x80 && c.sb.glyphs[b-0x80].flags&fWord != 0 && ln.syms[b] != 0 {
+					letters |= 1 << k
+				}
+			}
+		}
+	}
+	if letters == 0 {
+		return false
+	}
+	for k, ln := range c.lanes {
+		// A bit of slack for the rounding of the subtraction, and of
+		// evaluateDecoded's limit.
+		if fixed-skipped+float64(halves[k])/2 <= sc.langPri[ln.li]+c.base-floor+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // isCombining reports whether r is in the Combining Diacritical Marks block.
@@ -152,7 +298,7 @@ func (m langMemo) knows(limit float64) bool {
 }
 
 // textID is the place in sc.texts of the text key decodes to (joinKey's
-// form), added if new with an empty memo. Texts are told apart by group
+// form), added if new. Texts are told apart by group
 // key (appendGroupKey), found by a hash first.
 func (sc *scratch) textID(key []byte) int {
 	h := hashKey(key)
@@ -164,7 +310,6 @@ func (sc *scratch) textID(key []byte) int {
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
 	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h})
-	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
 	return len(sc.texts) - 1
 }
 
@@ -199,6 +344,7 @@ type text struct {
 // resetTexts forgets every text.
 func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
+	sc.readings, sc.highsKnown = sc.readings[:0], false
 }
 
 // lane is one of a single-byte candidate's languages, with the tables
@@ -212,24 +358,11 @@ type lane struct {
 	m       int // symbols in the language: bigrams' row length
 }
 
-// scoreLanguages scores the samples in those of c's languages that memo
-// does not know under limits, and tells memo.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64) {
+// scoreLanguages scores the samples in the alive lanes of c whose halves
+// are 0, those memo does not know under limits, and tells memo.
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive int) {
 	bs := sc.joined(samples)
-	// halves are each lane's letter-pair costs so far, -1 once known
-	// or stopped.
-	var (
-		halves [maxLangs]int
-		alive  = 0
-	)
 	lanes := c.lanes
-	for k, ln := range lanes {
-		if memo[ln.li].knows(limits[k]) {
-			halves[k] = -1
-		} else {
-			alive++
-		}
-	}
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
 	for alive > 0 {
@@ -244,18 +377,7 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 				continue // known, or stopped
 			}
 			ln := &lanes[k]
-			// wordHalves, with each byte's symbol looked up in place.
-			prev := 0
-			for _, b := range word {
-				sym := int(ln.syms[b])
-				if sym == 0 {
-					half += 2 * foreignLetter
-				} else {
-					half += digit(ln.bigrams[prev*ln.m+sym])
-				}
-				prev = sym
-			}
-			half += digit(ln.bigrams[prev*ln.m])
+			half += ln.wordHalves(word)
 			halves[k] = half
 			if fixed+float64(half)/2 > limits[k] {
 				halves[k] = -1
@@ -269,6 +391,22 @@ func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alp
 			memo[ln.li] = langMemo{cost: fixed + float64(half)/2}
 		}
 	}
+}
+
+// wordHalves is lang.wordHalves of a word of the candidate's bytes, each
+// byte's symbol looked up in place.
+func (ln *lane) wordHalves(word []byte) (half int) {
+	prev := 0
+	for _, b := range word {
+		sym := int(ln.syms[b])
+		if sym == 0 {
+			half += 2 * foreignLetter
+		} else {
+			half += digit(ln.bigrams[prev*ln.m+sym])
+		}
+		prev = sym
+	}
+	return half + digit(ln.bigrams[prev*ln.m])
 }
 
 // joined is the samples separated by spaces and cut at scoreLimit, the

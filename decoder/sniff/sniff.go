@@ -116,13 +116,16 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	)
 	sc.outcomes = outcomes
 	sc.resetTexts()
+	sc.setPriors(pri)
 	// count records score for a candidate whose decoding is sc.key, and
 	// raises the floor. The floor is kept below the best candidate's
 	// score, not its group's weight as in the confidence (which is a
 	// little higher): a lower floor prunes a little less, never wrongly.
 	count := func(o *outcome, score float64) {
-		t := sc.keyText
-		if t < 0 {
+		var t int
+		if sc.keyClass >= 0 {
+			t = sc.classText(sc.keyClass, samples)
+		} else {
 			t = sc.textID(sc.key)
 		}
 		*o = outcome{score: score, counted: true, text: t}
@@ -140,7 +143,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			sc.decoded = append(sc.decoded, unsafe.String(unsafe.SliceData(s), len(s)))
 		}
 		w := utf8Score(sc.decoded, pri, sc)
-		sc.key, sc.keyText = joinKey(sc.key[:0], sc.decoded), -1
+		sc.key, sc.keyClass = joinKey(sc.key[:0], sc.decoded), -1
 		count(&utf8Out, w)
 	}
 	for _, i := range sc.evaluationOrder(cands, samples, pri, utf8Valid) {
@@ -151,7 +154,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			o.rejected = true
 			continue
 		}
-		sc.keyText = -1
+		sc.keyClass = -1
 		score, clean := c.evaluate(samples, pri, sc, floor)
 		switch {
 		case !clean:

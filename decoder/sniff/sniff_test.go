@@ -275,3 +275,28 @@ func peekScratch() *scratch {
 	scratchPool.Put(sc)
 	return sc
 }
+
+func TestSetPriorsIsPriorsOfEveryLanguage(t *testing.T) {
+	// One scratch for all, as the pool hands them out: each call's priors
+	// replace the last's, and a call without evidence has none left over.
+	sc := new(scratch)
+	for _, tc := range []struct {
+		name string
+		ev   Evidence
+	}{
+		{"Accept-Language names several languages", Evidence{AcceptLanguage: "pl, cs;q=0.8, de;q=0.5", Host: "example.ru"}},
+		{"no evidence leaves no bonus", Evidence{}},
+		{"a country's TLD alone", Evidence{Host: "www.example.gr"}},
+		{"Norwegian goes to the Danish model", Evidence{AcceptLanguage: "nb"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pri := priorsFor(tc.ev)
+			sc.setPriors(pri)
+			for i := range alphaLangs {
+				if got, want := sc.langPri[i], pri.of(alphaLangs[i].name); got != want {
+					t.Errorf("%s: langPri %v, priors.of %v", alphaLangs[i].name, got, want)
+				}
+			}
+		})
+	}
+}

@@ -199,3 +199,42 @@ func TestDecodeCleanByChunks(t *testing.T) {
 		})
 	}
 }
+
+// Single-byte candidates read the samples' bytes 0x80 and up alike exactly
+// when they decode the samples to the same text: the reading keys what
+// the languages make of the text, and stands for it until Sniff counts
+// the candidate.
+func TestReadingsAreTexts(t *testing.T) {
+	rows := append(loadRows(t, corpusPath), loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl"))...)
+	var sc scratch
+	for _, r := range rows {
+		for _, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {[]byte("\xe0 \xa9 1"), r.raw}} {
+			sc.resetTexts()
+			readingOf := map[string]int{} // by decoded text
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				cl, clean := sc.classOf(c, samples)
+				key, ok := c.appendKey(nil, samples)
+				if clean != ok {
+					t.Fatalf("% x in %s: reading says clean %v, appendKey %v", samples, c.name, clean, ok)
+				}
+				if !ok {
+					continue
+				}
+				if want, seen := readingOf[string(key)]; !seen {
+					readingOf[string(key)] = cl
+				} else if cl != want {
+					t.Fatalf("% x in %s: reading %d, but %d decodes to the same text", samples, c.name, cl, want)
+				}
+				if got, want := sc.classText(cl, samples), sc.textID(key); got != want {
+					t.Fatalf("% x in %s: reading's text %d, the key's %d", samples, c.name, got, want)
+				}
+			}
+			if len(readingOf) != len(sc.readings) {
+				t.Fatalf("% x: %d readings for %d texts", samples, len(sc.readings), len(readingOf))
+			}
+		}
+	}
+}
