@@ -306,8 +306,13 @@ func (ix *index) termsContaining(s string, fn func(t int, term []byte, count int
 	return nil
 }
 
-// candidates calls fn with each document of the segment that matches q,
-// by number, its score and its key, but those whose key is in dead. A
+// cand is a document of a segment that matches, by number, and its score.
+type cand struct {
+	doc, score int
+}
+
+// candidates gives each document of the segment that matches q, in
+// number order, with its score, but those whose key is in dead. A
 // needle (no white space: ParseQuery cuts at it) is looked up in the dictionary, and the posting
 // lists give each document's score and the needles it holds without
 // reading it: only the documents shown are read, for their title, URL and
@@ -317,14 +322,19 @@ func (ix *index) termsContaining(s string, fn func(t int, term []byte, count int
 // Each posting list is read once, whatever number of needles its term
 // holds: the term's weight (the sum of each needle's weight times its
 // count in the term) and the set of needles it holds are worked out from
-// the dictionary first. A query so decodes at most every posting entry
+// the dictionary first. The lists, each in document order, are merged
+// (a heap of their heads), so a document's score and needles are summed
+// while it is at the heads, and nothing is kept per document of the
+// segment: a query costs what its posting lists hold, in time and in
+// memory touched (a table by document number would fault in a page for
+// nearly every match). A query so decodes at most every posting entry
 // once, and reads at most n documents plus, for a phrase, those that hold
 // all its words.
 //
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int, err error) {
+func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	type termHit struct {
@@ -345,7 +355,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -353,46 +363,94 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 		terms = append(terms, t)
 	}
 	sort.Ints(terms) // read the postings section in order
-	// Dense by document number, but only the documents the posting lists
-	// touch are ever read or written: a large allocation comes zeroed
-	// from the system, and its untouched pages cost nothing, so a query
-	// costs what its posting lists hold, not the number of documents.
-	score = make([]int, ix.docs)
-	has := make([]uint64, ix.docs*words) // the needles each document holds
-	var touched []int
-	for _, t := range terms {
-		h := hits[t]
-		term := h.term
-		list, err := ix.entry(secTerms, t, ix.secs[secPostings], term)
-		if err != nil {
-			return nil, nil, err
+	// A cursor is a posting list's next entry.
+	type cursor struct {
+		h     *termHit
+		r     reader
+		doc   int // of the entry at the head
+		score int // its weight times its count
+		first bool
+	}
+	// next moves c to its next entry; false at the end of the list.
+	next := func(c *cursor) (bool, error) {
+		if len(c.r.b) == 0 {
+			return false, nil
 		}
-		r := reader{b: list}
-		for doc, first := 0, true; len(r.b) > 0; first = false {
-			delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
-			// Numbers rise (a first delta may be 0) and stay in the table.
-			if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
-				return nil, nil, corrupt("posting list of %q", term)
+		delta, text, title := c.r.uvarint(), c.r.uvarint(), c.r.uvarint()
+		// Numbers rise (a first delta may be 0) and stay in the table.
+		if c.r.err != nil || delta >= uint64(ix.docs-c.doc) || !c.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
+			return false, corrupt("posting list of %q", c.h.term)
+		}
+		ix.cost.postings++
+		c.first = false
+		c.doc += int(delta)
+		c.score = c.h.weight * int(text+3*title)
+		return true, nil
+	}
+	heads := make([]*cursor, 0, len(terms)) // a min-heap by document
+	less := func(i, j int) bool { return heads[i].doc < heads[j].doc }
+	down := func(i int) {
+		for {
+			m := i
+			if l := 2*i + 1; l < len(heads) && less(l, m) {
+				m = l
 			}
-			ix.cost.postings++
-			doc += int(delta)
-			if !slices.ContainsFunc(has[doc*words:(doc+1)*words], func(m uint64) bool { return m != 0 }) {
-				touched = append(touched, doc)
+			if r := 2*i + 2; r < len(heads) && less(r, m) {
+				m = r
 			}
-			score[doc] += h.weight * int(text+3*title)
-			for i, m := range h.has {
-				has[doc*words+i] |= m
+			if m == i {
+				return
 			}
+			heads[i], heads[m] = heads[m], heads[i]
+			i = m
 		}
 	}
-	// A document no list touched holds no needle, and matches nothing:
-	// every query asks for at least one word (Query.matches).
-	slices.Sort(touched)
-	for _, d := range touched {
+	cursors := make([]cursor, len(terms))
+	for i, t := range terms {
+		h := hits[t]
+		list, err := ix.entry(secTerms, t, ix.secs[secPostings], h.term)
+		if err != nil {
+			return nil, err
+		}
+		c := &cursors[i]
+		*c = cursor{h: h, r: reader{b: list}, first: true}
+		ok, err := next(c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			heads = append(heads, c)
+		}
+	}
+	for i := len(heads)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	row := make([]uint64, words) // the needles the document holds
+	for len(heads) > 0 {
+		// Every list holding document d is at its head now: a document
+		// no list holds holds no needle, and matches nothing (every
+		// query asks for at least one word: Query.matches).
+		d, score := heads[0].doc, 0
+		clear(row)
+		for len(heads) > 0 && heads[0].doc == d {
+			c := heads[0]
+			score += c.score
+			for i, m := range c.h.has {
+				row[i] |= m
+			}
+			ok, err := next(c)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				heads[0] = heads[len(heads)-1]
+				heads = heads[:len(heads)-1]
+			}
+			down(0)
+		}
 		if len(dead) > 0 && dead[ix.key(d)] {
 			continue // replaced or removed: not even read for a phrase
 		}
-		row := has[d*words : (d+1)*words]
 		var ft, fb *folded // the document's, read for a phrase
 		phrase := func(it item) bool {
 			if err != nil {
@@ -409,13 +467,13 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands, score []int,
 			return q.phraseIn(ft.text, it) || q.phraseIn(fb.text, it)
 		}
 		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
-			cands = append(cands, d)
+			cands = append(cands, cand{d, score})
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return cands, score, nil
+	return cands, nil
 }
 
 // key is document d's key.
@@ -434,20 +492,16 @@ func (ix *index) key(d int) uint64 {
 // and only the documents shown are read. No table of every match's key
 // is made: a CGI process that allocates less runs no garbage collection.
 func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
-	type list struct {
-		cands, score []int
-	}
-	lists := make([]list, len(segs))
+	lists := make([][]cand, len(segs))
 	var dead map[uint64]bool // keys a later segment drops
 	total := 0
 	for s := len(segs) - 1; s >= 0; s-- {
 		ix := segs[s]
-		cands, score, err := ix.candidates(q, dead)
+		cands, err := ix.candidates(q, dead)
 		if err != nil {
 			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
-		sort.SliceStable(cands, func(a, b int) bool { return score[cands[a]] > score[cands[b]] })
-		lists[s] = list{cands, score}
+		lists[s] = topCands(cands, from+n)
 		total += len(cands)
 		if len(ix.deleted) > 0 && dead == nil {
 			dead = map[uint64]bool{}
@@ -460,22 +514,20 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 	for i := 0; i < min(from+n, total); i++ {
 		best := -1
 		for s, l := range lists {
-			if len(l.cands) == 0 {
+			if len(l) == 0 {
 				continue
 			}
 			if best < 0 {
 				best = s
 				continue
 			}
-			b := lists[best]
-			sa, sb := l.score[l.cands[0]], b.score[b.cands[0]]
-			if sa > sb || sa == sb && segs[s].key(l.cands[0]) < segs[best].key(b.cands[0]) {
+			a, b := l[0], lists[best][0]
+			if a.score > b.score || a.score == b.score && segs[s].key(a.doc) < segs[best].key(b.doc) {
 				best = s
 			}
 		}
-		l := &lists[best]
-		d, score := l.cands[0], l.score[l.cands[0]]
-		l.cands = l.cands[1:]
+		d, score := lists[best][0].doc, lists[best][0].score
+		lists[best] = lists[best][1:]
 		if i < from {
 			continue
 		}
@@ -542,4 +594,52 @@ func (r *reader) string() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+// topCands is the k best of cands (in document order), best first: by
+// score, ties by number, as a stable sort by score would give. More than
+// k are kept in a bounded heap, so a page near the top costs what its
+// matches number times the log of the page's end, not a sort of them all.
+func topCands(cands []cand, k int) []cand {
+	better := func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+	}
+	if k < 0 || k >= len(cands) {
+		slices.SortFunc(cands, better)
+		return cands
+	}
+	if k == 0 {
+		return nil
+	}
+	// heap[0] is the worst kept. The rest come in rising number, so one
+	// that only ties the worst is worse than it and is left out.
+	heap := cands[:k:k]
+	worse := func(i, j int) bool { return better(heap[i], heap[j]) > 0 }
+	down := func(i int) {
+		for {
+			m := i
+			if l := 2*i + 1; l < k && worse(l, m) {
+				m = l
+			}
+			if r := 2*i + 2; r < k && worse(r, m) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			heap[i], heap[m] = heap[m], heap[i]
+			i = m
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, c := range cands[k:] {
+		if c.score > heap[0].score {
+			heap[0] = c
+			down(0)
+		}
+	}
+	slices.SortFunc(heap, better)
+	return heap
 }

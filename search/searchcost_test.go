@@ -1,10 +1,14 @@
 package search
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,21 +38,32 @@ func worstQuery() []string {
 // says what it did, in all its segments.
 func indexCost(t testing.TB, path string, q *Query) searchCost {
 	t.Helper()
+	c, _ := indexCostAlloc(t, path, q)
+	return c
+}
+
+// indexCostAlloc is indexCost and the bytes the search allocates, the
+// segments open.
+func indexCostAlloc(t testing.TB, path string, q *Query) (searchCost, uint64) {
+	t.Helper()
 	segs, err := openSegments(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeSegments(segs)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	if _, _, err := searchSegments(segs, q, 0, DefaultPageSize); err != nil {
 		t.Fatal(err)
 	}
+	runtime.ReadMemStats(&after)
 	var c searchCost
 	for _, ix := range segs {
 		c.postings += ix.cost.postings
 		c.records += ix.cost.records
 		c.bytes += ix.cost.bytes
 	}
-	return c
+	return c, after.TotalAlloc - before.TotalAlloc
 }
 
 func TestQueryCostIsBounded(t *testing.T) {
@@ -149,10 +164,16 @@ func BenchmarkWorstQuery(b *testing.B) {
 // TestQueryCostDoesNotGrowWithTheDocuments holds a one-word query to the
 // same bytes read from the index over 1,000 documents and over 20,000:
 // the dictionary, the terms table, the word's posting list and the
-// records shown, never a table of every document. (A CGI process over
+// records shown, never a table of every document; nor does what it
+// allocates (a table by document number, even one never read whole,
+// faults in a page for nearly every match). (A CGI process over
 // 100,000 generated documents measured the same: BENCHMARKS.md.)
 func TestQueryCostDoesNotGrowWithTheDocuments(t *testing.T) {
-	cost := func(n int) searchCost {
+	type costs struct {
+		searchCost
+		alloc uint64
+	}
+	cost := func(n int) costs {
 		docs := map[string]string{}
 		for i := range n {
 			text := "Alpha\nalpha beta gamma"
@@ -166,11 +187,43 @@ func TestQueryCostDoesNotGrowWithTheDocuments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return indexCost(t, st.Path, queryOf(t, "needle"))
+		c, alloc := indexCostAlloc(t, st.Path, queryOf(t, "needle"))
+		return costs{c, alloc}
 	}
 	small, large := cost(1000), cost(20000)
-	if large.bytes > small.bytes*3/2 || large.records != small.records || large.postings != 5 {
+	if large.bytes > small.bytes*3/2 || large.records != small.records || large.postings != 5 || large.alloc > small.alloc*3/2 {
 		t.Errorf("over 20,000 documents %+v; over 1,000 %+v", large, small)
 	}
 	t.Logf("over 20,000 documents %+v; over 1,000 %+v", large, small)
+}
+
+func TestTopCandsIsTheHeadOfAStableSortByScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name      string
+		n, scores int
+	}{
+		{"a few matches, all tied", 7, 1},
+		{"many matches, many ties", 500, 4},
+		{"many matches, few ties", 500, 1000},
+	} {
+		t.Run(tc.name+" give the same k best, in the same order, for every k", func(t *testing.T) {
+			all := make([]cand, tc.n)
+			for i := range all {
+				all[i] = cand{doc: 3 * i, score: rng.IntN(tc.scores)}
+			}
+			want := slices.Clone(all)
+			slices.SortStableFunc(want, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
+			for _, k := range []int{-1, 0, 1, 2, 10, tc.n / 2, tc.n - 1, tc.n, tc.n + 1} {
+				got := topCands(slices.Clone(all), k)
+				w := want
+				if k >= 0 && k < len(w) {
+					w = w[:k]
+				}
+				if !slices.Equal(got, w) {
+					t.Errorf("k %d: %v, want %v", k, got, w)
+				}
+			}
+		})
+	}
 }
