@@ -166,6 +166,19 @@ func (t *timedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// bodyUnderDeadline puts body, read from stdin, under timeout for the
+// whole request: a stdin that is a ReadDeadliner (a connection) is given
+// the deadline and read directly; any other (a pipe's *os.File refuses a
+// deadline) is pumped by a deadlineReader. release ends what it set up,
+// once the rest of the body has been drained.
+func bodyUnderDeadline(body, stdin io.Reader, timeout time.Duration, size int64) (r io.Reader, release func()) {
+	if d, ok := stdin.(ReadDeadliner); ok && d.SetReadDeadline(time.Now().Add(timeout)) == nil {
+		return &timedReader{r: body, timeout: timeout}, func() { d.SetReadDeadline(time.Time{}) }
+	}
+	dr := newDeadlineReader(body, timeout, size)
+	return dr, func() { dr.Close() }
+}
+
 // underDeadline reports whether ServeEnv has put body under its deadline.
 func underDeadline(body io.Reader) bool {
 	switch body.(type) {

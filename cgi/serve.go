@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 )
 
 // Serve answers the current CGI request with h and returns once the answer
@@ -51,24 +50,12 @@ func ServeEnv(h Handler, l Limits, env map[string]string, args []string, stdin i
 	}()
 	w := &response{bw: bw, header: Header{}, head: req != nil && req.Method == "HEAD"}
 	if req != nil && req.Body != nil {
-		timeout := l.readTimeout()
-		if d, ok := stdin.(ReadDeadliner); ok && d.SetReadDeadline(time.Now().Add(timeout)) == nil {
-			// A connection (FastCGI) bounds its own reads: no pump. A
-			// pipe's *os.File refuses the deadline and gets the pump.
-			tr := &timedReader{r: req.Body, timeout: timeout}
-			req.Body = tr
-			defer func() {
-				io.Copy(io.Discard, tr)
-				d.SetReadDeadline(time.Time{})
-			}()
-		} else {
-			dr := newDeadlineReader(req.Body, timeout, req.ContentLength)
-			req.Body = dr
-			defer func() {
-				io.Copy(io.Discard, dr)
-				dr.Close()
-			}()
-		}
+		body, release := bodyUnderDeadline(req.Body, stdin, l.readTimeout(), req.ContentLength)
+		req.Body = body
+		defer func() {
+			io.Copy(io.Discard, body)
+			release()
+		}()
 	}
 	switch {
 	case req == nil:

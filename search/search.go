@@ -209,23 +209,14 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]string, error) {
 	var warns []string
 	err := walk(dir, "", func(r string, _ fs.DirEntry, err error) error {
-		if err != nil {
-			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
+		if w := skipWarning(r, err); w != "" {
+			warns = append(warns, w)
 			return nil
 		}
-		if strings.Contains(r, `\`) {
-			// Legal in a Linux name, but an index holding one is refused
-			// (docPathValid): the scan leaves it out as well.
-			warns = append(warns, fmt.Sprintf("index: %s skipped: a backslash in its name", r))
+		title, text, w := f.readWalked(dir, r)
+		if w != "" {
+			warns = append(warns, w)
 			return nil
-		}
-		title, text, err := f.readDoc(filepath.Join(dir, filepath.FromSlash(r)))
-		if err != nil {
-			warns = append(warns, fmt.Sprintf("index: %s skipped: %v", r, err))
-			return nil
-		}
-		if title == "" {
-			title = r
 		}
 		return fn(r, title, text)
 	})
@@ -233,6 +224,33 @@ func (f *Folder) eachDoc(dir string, fn func(rel, title, text string) error) ([]
 		return warns, fmt.Errorf("index %s: %w", dir, err)
 	}
 	return warns, nil
+}
+
+// skipWarning says why document r, as walk gives it with err, is left out
+// before it is read, or "". The scan and the index builder skip alike.
+func skipWarning(r string, err error) string {
+	switch {
+	case err != nil:
+		return fmt.Sprintf("index: %s skipped: %v", r, err)
+	case strings.Contains(r, `\`):
+		// Legal in a Linux name, but an index holding one is refused
+		// (docPathValid): the scan leaves it out as well.
+		return fmt.Sprintf("index: %s skipped: a backslash in its name", r)
+	}
+	return ""
+}
+
+// readWalked reads document r of dir, titled by its path when it has no
+// title of its own; a document that cannot be read gives a warning.
+func (f *Folder) readWalked(dir, r string) (title, text, warn string) {
+	title, text, err := f.readDoc(filepath.Join(dir, filepath.FromSlash(r)))
+	if err != nil {
+		return "", "", fmt.Sprintf("index: %s skipped: %v", r, err)
+	}
+	if title == "" {
+		title = r
+	}
+	return title, text, ""
 }
 
 // walk calls fn with the directory entry and the path (slash-separated, relative to root) of every

@@ -181,14 +181,7 @@ func (f *Folder) readEntry(dir string, c fileStat, st *Stats) (title, text, warn
 		return "", "", c.warn
 	}
 	st.Read++
-	title, text, err := f.readDoc(filepath.Join(dir, filepath.FromSlash(c.rel)))
-	if err != nil {
-		return "", "", fmt.Sprintf("index: %s skipped: %v", c.rel, err)
-	}
-	if title == "" {
-		title = c.rel
-	}
-	return title, text, ""
+	return f.readWalked(dir, c.rel)
 }
 
 // rebuild writes every document of cur into a new main segment, and
@@ -363,12 +356,7 @@ func statDocs(dir string) ([]fileStat, error) {
 		if err == nil {
 			fi, err = e.Info()
 		}
-		switch {
-		case err != nil:
-			c.warn = fmt.Sprintf("index: %s skipped: %v", r, err)
-		case strings.Contains(r, `\`):
-			c.warn = fmt.Sprintf("index: %s skipped: a backslash in its name", r)
-		default:
+		if c.warn = skipWarning(r, err); c.warn == "" {
 			c.size, c.mtime = fi.Size(), fi.ModTime().UnixNano()
 		}
 		cur = append(cur, c)
