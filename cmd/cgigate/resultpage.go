@@ -46,8 +46,7 @@ func (r result) PageTitle() string {
 	return r.Heading() + " – " + r.site
 }
 
-// writeHTML writes the result page. Its error is a template fault or a
-// failed write.
+// writeHTML writes the result page. Its error is a failed write.
 func writeHTML(w io.Writer, res result) error {
 	p := newPageWriter(w)
 	defer p.release()
