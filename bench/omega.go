@@ -211,21 +211,35 @@ const SitePath = "/docs/"
 
 // SiteServer is one Apache serving a generated site at SitePath, with
 // cgigate (Gateway) and Omega's CGI (OmegaEngine) in its cgi-bin, each
-// configured for the site's index.
+// configured for the site's index, and, when started with one, cgigate
+// -fcgi (GatewayF) proxied at FastCGIPath over the same index.
 type SiteServer struct {
 	Apache *apache.Server
+	server *Server
+}
+
+// SiteEnv is the environment cgigate answers a site's searches with: the
+// index of docs, its documents served at SitePath.
+func SiteEnv(docs string) []string {
+	return []string{"CGIGATE_INDEX_DIR=" + docs, "CGIGATE_INDEX_URL=" + SitePath}
 }
 
 // StartSite starts Apache (event MPM with mod_cgid) with docRoot as its
 // DocumentRoot (the documents in docRoot/docs, cgigate's index among
-// them), gateway and omegaCGI in its cgi-bin, and OMEGA_CONFIG_FILE set
-// to omegaConf for every request.
-func StartSite(docRoot, gateway, omegaCGI, omegaConf string) (*SiteServer, error) {
-	cfg := httpdconf.Config{MPM: httpdconf.MPMEvent, LogLevel: "warn", DocumentRoot: docRoot,
-		Env: map[string]string{
-			"CGIGATE_INDEX_DIR": filepath.Join(docRoot, strings.Trim(SitePath, "/")),
-			"CGIGATE_INDEX_URL": SitePath,
-		}}
+// them), gateway and omegaCGI in its cgi-bin, OMEGA_CONFIG_FILE set to
+// omegaConf for every request and, when fcgi is not nil, FastCGIPath
+// proxied to it (started with SiteEnv of the same documents).
+func StartSite(docRoot, gateway, omegaCGI, omegaConf string, fcgi *FastCGI) (*SiteServer, error) {
+	docs := filepath.Join(docRoot, strings.Trim(SitePath, "/"))
+	env := map[string]string{}
+	for _, kv := range SiteEnv(docs) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	cfg := httpdconf.Config{MPM: httpdconf.MPMEvent, LogLevel: "warn", DocumentRoot: docRoot, Env: env}
+	if fcgi != nil {
+		cfg.FastCGI, cfg.FastCGIPath = fcgi.Addr, FastCGIPath
+	}
 	s, err := startApache(Setup{MPM: httpdconf.MPMEvent}, apache.Options{
 		Config:     cfg,
 		CGI:        map[string]string{Gateway: gateway, OmegaEngine: omegaCGI},
@@ -234,20 +248,34 @@ func StartSite(docRoot, gateway, omegaCGI, omegaConf string) (*SiteServer, error
 	if err != nil {
 		return nil, err
 	}
-	return &SiteServer{Apache: s.Apache}, nil
+	if fcgi != nil {
+		s.cpu = map[string]func() (time.Duration, error){GatewayF: fcgi.CPU}
+	}
+	return &SiteServer{Apache: s.Apache, server: s}, nil
+}
+
+// Engines are the search engines s serves, in table order.
+func (s *SiteServer) Engines() []string {
+	if s.server.FastCGI {
+		return []string{Gateway, GatewayF, OmegaEngine}
+	}
+	return []string{Gateway, OmegaEngine}
 }
 
 // Stop stops Apache and removes its ServerRoot (not the DocumentRoot).
 func (s *SiteServer) Stop() error { return s.Apache.Stop() }
 
 // QueryPath is the path and query that asks engine for q: Omega's P= and
-// cgigate's search box (CGIGATE_SEARCH_FIELD's default, q=).
+// cgigate's search box (CGIGATE_SEARCH_FIELD's default, q=), in cgi-bin
+// or at FastCGIPath.
 func (s *SiteServer) QueryPath(engine, q string) string {
-	field := "q"
-	if engine == OmegaEngine {
-		field = "P"
+	switch engine {
+	case OmegaEngine:
+		return s.Apache.CGIPath(engine) + "?P=" + url.QueryEscape(q)
+	case GatewayF:
+		return FastCGIPath + "?q=" + url.QueryEscape(q)
 	}
-	return s.Apache.CGIPath(engine) + "?" + field + "=" + url.QueryEscape(q)
+	return s.Apache.CGIPath(engine) + "?q=" + url.QueryEscape(q)
 }
 
 // OmegaConf writes Omega's configuration file into dir: its databases in
@@ -263,9 +291,9 @@ func OmegaConf(dir, databases string, o Omega) (string, error) {
 // most a page, 10 for both engines) and, for cgigate, its total (-1 for
 // Omega, whose stock page does not give it in a form worth parsing).
 func (s *SiteServer) Hits(engine, q string) ([]string, int, error) {
-	accept := "text/html"
-	if engine == Gateway {
-		accept = "application/json"
+	accept := "application/json"
+	if engine == OmegaEngine {
+		accept = "text/html"
 	}
 	body, err := fetch(http.DefaultClient, s.Apache.URL+s.QueryPath(engine, q), accept)
 	if err != nil {
@@ -295,13 +323,19 @@ func WrkScript(paths []string) string {
 // LoadRounds does: per round every connection count and engine, the
 // engines' order swapped every round, after one unrecorded warm-up run
 // each. Samples are keyed by MPM "event", the connection count and the
-// engine. A wrk run that fails is said on progress and left out.
+// engine; GatewayF's carry the CPU its process used per request. A wrk
+// run that fails is said on progress and left out.
 func SiteLoad(ctx context.Context, s *SiteServer, scripts map[string]string, plan Plan, progress io.Writer) Results {
 	plan = plan.withDefaults()
-	engines := []string{Gateway, OmegaEngine}
+	engines := s.Engines()
 	run := func(engine string, conns int, d time.Duration) (Sample, error) {
-		return Wrk(ctx, Load{URL: s.Apache.URL + "/", Connections: conns, Duration: d,
+		before, ok := s.server.backendCPU(engine)
+		smp, err := Wrk(ctx, Load{URL: s.Apache.URL + "/", Connections: conns, Duration: d,
 			Header: []string{"Accept: " + plan.Accept}, Script: scripts[engine]})
+		if after, ok2 := s.server.backendCPU(engine); ok && ok2 && err == nil && smp.Requests > 0 {
+			smp.CPU = (after - before) / time.Duration(smp.Requests)
+		}
+		return smp, err
 	}
 	for _, c := range plan.Connections {
 		for _, e := range engines {
@@ -409,8 +443,13 @@ func FormatSideBySide(w io.Writer, rows []EngineRow, conns []int) error {
 	}
 	b.WriteString(" top-10 agreement |\n" + sep + "---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %d |", r.Docs, r.Engine, formatSeconds(r.Build.Wall),
-			formatSeconds(r.Build.CPU), formatBytes(r.Build.PeakRSS), formatBytes(r.Build.Size), FormatDuration(r.Query.CPU), r.Query.Faults)
+		if r.Engine == GatewayF {
+			// The CGI's index, and a process that stays: no faults of its own per query.
+			fmt.Fprintf(&b, "| %d | %s | (the same index) | | | | %s | – |", r.Docs, r.Engine, FormatDuration(r.Query.CPU))
+		} else {
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %d |", r.Docs, r.Engine, formatSeconds(r.Build.Wall),
+				formatSeconds(r.Build.CPU), formatBytes(r.Build.PeakRSS), formatBytes(r.Build.Size), FormatDuration(r.Query.CPU), r.Query.Faults)
+		}
 		for _, c := range conns {
 			if l, ok := r.Load[c]; ok && l.Rounds > 0 {
 				fmt.Fprintf(&b, " %.0f | %s |", l.RPS, FormatDuration(l.P99))

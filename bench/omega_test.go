@@ -120,11 +120,14 @@ func TestWrkScriptSendsEveryPathInTurn(t *testing.T) {
 	}
 }
 
-func TestFormatSideBySide(t *testing.T) {
+func TestFormatSideBySideShowsTheFastCGIModeOnTheCGIsIndex(t *testing.T) {
 	rows := []EngineRow{
 		{Docs: 10000, Engine: Gateway, Build: Build{Wall: 4200 * time.Millisecond, CPU: 3100 * time.Millisecond, PeakRSS: 52_400_000, Size: 21_000_000},
 			Query: Timing{CPU: 81200 * time.Microsecond, Counts: Counts{Faults: 2061}},
 			Load:  map[int]Row{4: {Rounds: 5, RPS: 212.4, P99: 48 * time.Millisecond}, 16: {Rounds: 5, RPS: 301, P99: 150 * time.Millisecond}}, Agreement: 0.65},
+		{Docs: 10000, Engine: GatewayF, Build: Build{Wall: 4200 * time.Millisecond, CPU: 3100 * time.Millisecond, PeakRSS: 52_400_000, Size: 21_000_000},
+			Query: Timing{CPU: 900 * time.Microsecond},
+			Load:  map[int]Row{4: {Rounds: 5, RPS: 2100, P99: 4 * time.Millisecond}, 16: {Rounds: 5, RPS: 2500, P99: 15 * time.Millisecond}}, Agreement: 0.65},
 		{Docs: 10000, Engine: OmegaEngine, Build: Build{Wall: 31 * time.Second, CPU: 29 * time.Second, PeakRSS: 120_000_000, Size: 150_000_000},
 			Query: Timing{CPU: 17 * time.Millisecond, Counts: Counts{Faults: 260}},
 			Load:  map[int]Row{4: {Rounds: 5, RPS: 180, P99: 12500 * time.Microsecond}}, Agreement: 0.65},
@@ -136,6 +139,7 @@ func TestFormatSideBySide(t *testing.T) {
 	want := `| documents | engine | build wall | build CPU | build peak RSS | index size | CPU per query | page faults per query | req/s at 4 | p99 at 4 | req/s at 16 | p99 at 16 | top-10 agreement |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 | 10000 | cgigate | 4.20 s | 3.10 s | 52.4 MB | 21.0 MB | 81.2 ms | 2061 | 212 | 48.0 ms | 301 | 150 ms | 65% |
+| 10000 | cgigate-fcgi | (the same index) | | | | 0.900 ms | – | 2100 | 4.000 ms | 2500 | 15.0 ms | 65% |
 | 10000 | omega | 31.0 s | 29.0 s | 120 MB | 150 MB | 17.0 ms | 260 | 180 | 12.5 ms | – | – | 65% |
 `
 	if b.String() != want {

@@ -202,8 +202,12 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 				return err
 			}
 		}
+		fcgi, err := bench.GoBuild(ctx, root, "./cmd/cgigate", filepath.Join(build, bench.GatewayF), "")
+		if err != nil {
+			return err
+		}
 		machine(w)
-		return sideBySide(ctx, w, progress, gateway, o)
+		return sideBySide(ctx, w, progress, gateway, fcgi, o)
 	}
 	if miss := bench.Missing(bench.Interpreters); len(miss) > 0 {
 		return fmt.Errorf("missing: %s", strings.Join(miss, "; "))
@@ -343,7 +347,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	}
 	if o.want("omega") {
 		fmt.Fprintln(progress, "cgibench: omega")
-		if err := sideBySide(ctx, w, progress, peers[bench.Gateway], o); err != nil {
+		if err := sideBySide(ctx, w, progress, peers[bench.Gateway], peers[bench.GatewayF], o); err != nil {
 			return err
 		}
 	}

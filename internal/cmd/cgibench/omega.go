@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cgigate/cgigate/bench"
@@ -17,9 +18,11 @@ import (
 // generated site indexed by cgigate -index and by Omega's omindex, both
 // CGIs under one Apache (event, mod_cgid) loaded with the same query set,
 // their top 10 compared, and each Japanese query checked against the
-// documents that contain it. Omega missing is an error that says so: the
+// documents that contain it; beside them, cgigate -fcgi (fcgiGateway, the
+// default build) over the same index, what a site whose searches outgrow
+// a process each can run. Omega missing is an error that says so: the
 // benchmark installs nothing.
-func sideBySide(ctx context.Context, w, progress io.Writer, gateway string, o options) error {
+func sideBySide(ctx context.Context, w, progress io.Writer, gateway, fcgiGateway string, o options) error {
 	omega, err := bench.FindOmega(bench.DebianOmega)
 	if err != nil {
 		return err
@@ -30,7 +33,7 @@ func sideBySide(ctx context.Context, w, progress io.Writer, gateway string, o op
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		r, err := siteSize(ctx, &perQuery, progress, gateway, omega, n, o)
+		r, err := siteSize(ctx, &perQuery, progress, gateway, fcgiGateway, omega, n, o)
 		if err != nil {
 			return err
 		}
@@ -38,8 +41,8 @@ func sideBySide(ctx context.Context, w, progress io.Writer, gateway string, o op
 	}
 	fmt.Fprintln(w, "## cgigate beside Xapian Omega: one generated site, both CGIs under one Apache (event, mod_cgid)")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Documents: bench.GenerateSite, seed 1 (English, German, Japanese; .txt and .html; some ISO-8859-1, Shift_JIS, EUC-JP). Builds: `cgigate -index DIR` (-tags cgionly) and `omindex --db DB --url %s DIR` (defaults), after one read of every document (a warm page cache for both); CPU and peak RSS of the indexer (getrusage). Load: the %d queries below in turn (a wrk Lua script), `Accept: text/html`, Omega's stock `query` template with `P=`, cgigate's search box `q=`; %d interleaved rounds of %v per engine and connection count, medians. Agreement: |both top 10s| / the smaller top 10, averaged over the queries. CPU and page faults per query: each CGI run directly (no server), each query %d times after one unrecorded pass, the engines interleaved; the mean over the queries of each one's median (getrusage).\n\n",
-		bench.SitePath, len(bench.SiteQueries), o.plan.Rounds, o.plan.Duration, o.omegaRuns)
+	fmt.Fprintf(w, "Documents: bench.GenerateSite, seed 1 (English, German, Japanese; .txt and .html; some ISO-8859-1, Shift_JIS, EUC-JP). Builds: `cgigate -index DIR` (-tags cgionly) and `omindex --db DB --url %s DIR` (defaults), after one read of every document (a warm page cache for both); CPU and peak RSS of the indexer (getrusage). Load: the %d queries below in turn (a wrk Lua script), `Accept: text/html`, Omega's stock `query` template with `P=`, cgigate's search box `q=`; %d interleaved rounds of %v per engine and connection count, medians. Agreement: |both top 10s| / the smaller top 10, averaged over the queries. CPU and page faults per query: each CGI run directly (no server), each query %d times after one unrecorded pass, the engines interleaved; the mean over the queries of each one's median (getrusage). %s: `cgigate -fcgi` (the default build) over the same index behind mod_proxy_fcgi, loaded in the same rounds; its CPU per query is its process's CPU over the requests of the load rounds at the most connections (median), Apache's not counted (nor is it for the CGIs).\n\n",
+		bench.SitePath, len(bench.SiteQueries), o.plan.Rounds, o.plan.Duration, o.omegaRuns, bench.GatewayF)
 	if err := bench.FormatSideBySide(w, rows, o.plan.Connections); err != nil {
 		return err
 	}
@@ -49,7 +52,7 @@ func sideBySide(ctx context.Context, w, progress io.Writer, gateway string, o op
 }
 
 // siteSize measures one size; its per-query tables go to w.
-func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega bench.Omega, n int, o options) ([]bench.EngineRow, error) {
+func siteSize(ctx context.Context, w, progress io.Writer, gateway, fcgiGateway string, omega bench.Omega, n int, o options) ([]bench.EngineRow, error) {
 	tmp, err := apache.TempDir("cgibench-omega-")
 	if err != nil {
 		return nil, err
@@ -109,7 +112,12 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 	if err != nil {
 		return nil, err
 	}
-	s, err := bench.StartSite(filepath.Join(tmp, "site"), gateway, omega.CGI, conf)
+	fcgi, err := bench.StartFastCGI(fcgiGateway, bench.SiteEnv(docs))
+	if err != nil {
+		return nil, err
+	}
+	defer fcgi.Stop()
+	s, err := bench.StartSite(filepath.Join(tmp, "site"), gateway, omega.CGI, conf, fcgi)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +132,14 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 		}
 		if r.Gate, r.GateTotal, err = s.Hits(bench.Gateway, q.Text); err != nil {
 			return nil, err
+		}
+		// The FastCGI mode answers from the same index: the same page.
+		f, total, err := s.Hits(bench.GatewayF, q.Text)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(f, r.Gate) || total != r.GateTotal {
+			return nil, fmt.Errorf("cgibench: %q: cgigate -fcgi answers %q (%d), the CGI %q (%d)", q.Text, f, total, r.Gate, r.GateTotal)
 		}
 		r.Agreement = bench.Agreement(r.Omega, r.Gate)
 		sum += r.Agreement
@@ -141,7 +157,7 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 
 	fmt.Fprintf(progress, "cgibench: omega: CPU per query process, %d documents\n", n)
 	progs := []bench.Program{
-		{Name: bench.Gateway, Argv: []string{gateway}, Env: []string{"CGIGATE_INDEX_DIR=" + docs, "CGIGATE_INDEX_URL=" + bench.SitePath}},
+		{Name: bench.Gateway, Argv: []string{gateway}, Env: bench.SiteEnv(docs)},
 		{Name: bench.OmegaEngine, Argv: []string{omega.CGI}, Env: []string{"OMEGA_CONFIG_FILE=" + conf}},
 	}
 	queries := make([][]string, len(progs))
@@ -157,7 +173,7 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 	}
 
 	scripts := map[string]string{}
-	for _, e := range []string{bench.Gateway, bench.OmegaEngine} {
+	for _, e := range s.Engines() {
 		var paths []string
 		for _, q := range bench.SiteQueries {
 			paths = append(paths, s.QueryPath(e, q.Text))
@@ -169,14 +185,24 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway string, omega 
 		scripts[e] = p
 	}
 	fmt.Fprintf(progress, "cgibench: omega: load, %d documents\n", n)
-	load := bench.Summarize(bench.SiteLoad(ctx, s, scripts, o.plan, progress))
-	rows := []bench.EngineRow{{Docs: n, Engine: bench.Gateway, Build: gb, Query: costs[0]}, {Docs: n, Engine: bench.OmegaEngine, Build: ob, Query: costs[1]}}
+	res := bench.SiteLoad(ctx, s, scripts, o.plan, progress)
+	load := bench.Summarize(res)
+	rows := []bench.EngineRow{{Docs: n, Engine: bench.Gateway, Build: gb, Query: costs[0]},
+		{Docs: n, Engine: bench.GatewayF, Build: gb},
+		{Docs: n, Engine: bench.OmegaEngine, Build: ob, Query: costs[1]}}
 	for i := range rows {
 		rows[i].Agreement = sum / float64(len(results))
 		rows[i].Load = map[int]bench.Row{}
 		for _, l := range load {
 			if l.Peer == rows[i].Engine {
 				rows[i].Load[l.Conns] = l
+			}
+		}
+	}
+	if len(o.plan.Connections) > 0 {
+		for _, r := range bench.SummarizeBackends(res) {
+			if r.Peer == bench.GatewayF && r.Conns == slices.Max(o.plan.Connections) {
+				rows[1].Query.CPU = r.CPU
 			}
 		}
 	}
