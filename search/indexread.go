@@ -17,7 +17,8 @@ import (
 
 // index is an open segment file (see index.go for the layout).
 type index struct {
-	data    []byte // the file, mapped read-only
+	data    []byte // the file, mapped read-only (mapcache.go)
+	release func() // gives data back
 	path    string
 	docs    int
 	nTerms  int
@@ -86,6 +87,11 @@ func openManifest(path string) ([]*index, error) {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
 	dir := filepath.Dir(path)
+	live := make(map[string]bool, len(m.segs))
+	for _, s := range m.segs {
+		live[s.name] = true
+	}
+	dropUnnamed(dir, live)
 	segs := make([]*index, 0, len(m.segs))
 	for i, s := range m.segs {
 		ix, err := openIndex(filepath.Join(dir, s.name))
@@ -112,9 +118,9 @@ func closeSegments(segs []*index) {
 }
 
 func (ix *index) close() {
-	if ix.data != nil {
-		unmapFile(ix.data)
-		ix.data = nil
+	if ix.release != nil {
+		ix.release()
+		ix.data, ix.release = nil, nil
 	}
 }
 
@@ -160,7 +166,7 @@ func (ix *index) load(f *os.File) error {
 	if fi.Size() > math.MaxInt {
 		return corrupt("a file of %d bytes", fi.Size())
 	}
-	if ix.data, err = mapFile(f, int(fi.Size())); err != nil {
+	if ix.data, ix.release, err = acquireMapping(ix.path, f, fi); err != nil {
 		return err
 	}
 	size := uint64(len(ix.data))

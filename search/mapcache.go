@@ -1,0 +1,105 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// A FastCGI process (cgigate -fcgi) answers every search with one
+// process, and a segment mapped afresh for each would fault in again
+// every page the query reads, pages the page cache already holds: on
+// these machines a fault costs tens of microseconds, more than the rest
+// of a small query. So the mappings are kept while their file is the one
+// at its path, and shared by the searches that run at once. Builds never
+// change a segment in place (an update writes new files and a new
+// manifest), so the same file, size and modification time are the same
+// bytes; anything else is mapped anew, the old mapping dropped once the
+// searches using it are done. A CGI process answers one search and
+// exits: it merely skips the munmap.
+
+// mapping is a segment file's mapping and who uses it.
+type mapping struct {
+	fi    os.FileInfo
+	data  []byte
+	refs  int  // open indexes using data
+	stale bool // no longer kept: unmapped when refs falls to 0
+}
+
+var mappings struct {
+	sync.Mutex
+	byPath map[string]*mapping // made at the first search: nothing at start-up
+	made   int                 // mappings made, for the tests
+	undone int                 // and unmapped
+}
+
+// sameFile tells whether fi is the file m mapped, unchanged.
+func (m *mapping) sameFile(fi os.FileInfo) bool {
+	return os.SameFile(m.fi, fi) && m.fi.Size() == fi.Size() && m.fi.ModTime().Equal(fi.ModTime())
+}
+
+// acquireMapping returns the mapping of f, opened at path and described
+// by fi (its whole size), shared with the other searches of the same
+// file, and the function that gives it back.
+func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), error) {
+	mappings.Lock()
+	defer mappings.Unlock()
+	m := mappings.byPath[path]
+	if m != nil && !m.sameFile(fi) {
+		m.drop()
+		m = nil
+	}
+	if m == nil {
+		data, err := mapFile(f, int(fi.Size()))
+		if err != nil {
+			return nil, nil, err
+		}
+		mappings.made++
+		m = &mapping{fi: fi, data: data}
+		if mappings.byPath == nil {
+			mappings.byPath = map[string]*mapping{}
+		}
+		mappings.byPath[path] = m
+	}
+	m.refs++
+	return m.data, func() {
+		mappings.Lock()
+		defer mappings.Unlock()
+		if m.refs--; m.refs == 0 && m.stale {
+			m.unmap()
+		}
+	}, nil
+}
+
+// drop stops keeping m; the caller holds the lock.
+func (m *mapping) drop() {
+	for p, k := range mappings.byPath {
+		if k == m {
+			delete(mappings.byPath, p)
+		}
+	}
+	m.stale = true
+	if m.refs == 0 {
+		m.unmap()
+	}
+}
+
+// unmap ends m's mapping; the caller holds the lock.
+func (m *mapping) unmap() {
+	unmapFile(m.data)
+	m.data = nil
+	mappings.undone++
+}
+
+// dropUnnamed stops keeping the mappings of segments in dir that live
+// (the segments a manifest just read names) does not hold: an update
+// replaced them.
+func dropUnnamed(dir string, live map[string]bool) {
+	mappings.Lock()
+	defer mappings.Unlock()
+	for p, m := range mappings.byPath {
+		if filepath.Dir(p) == dir && !live[filepath.Base(p)] {
+			m.drop()
+		}
+	}
+}

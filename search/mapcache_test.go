@@ -1,0 +1,93 @@
+package search
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// mapped reports the segments of dir kept mapped, and how many mappings
+// were made and unmapped so far.
+func mapped(dir string) (names []string, made, undone int) {
+	mappings.Lock()
+	defer mappings.Unlock()
+	for p := range mappings.byPath {
+		if filepath.Dir(p) == dir {
+			names = append(names, filepath.Base(p))
+		}
+	}
+	slices.Sort(names)
+	return names, mappings.made, mappings.undone
+}
+
+func liveSegments(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := readManifest(filepath.Join(dir, IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range m.segs {
+		names = append(names, s.name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func TestSearchesKeepTheSegmentsMappedUntilAnUpdateReplacesThem(t *testing.T) {
+	dir := t.TempDir()
+	for i, s := range []string{"printing press", "offset printing", "paper"} {
+		writeDoc(t, dir, "d"+string(rune('0'+i))+".txt", s, 0)
+	}
+	f := &Folder{Dir: dir}
+	if _, err := f.Build(); err != nil {
+		t.Fatal(err)
+	}
+	search := func(want int) {
+		t.Helper()
+		p, err := f.Search(queryOf(t, "printing"), 1, 10)
+		if err != nil || len(p.Warnings) > 0 || p.Total != want {
+			t.Fatalf("search: %v %q, total %d, want %d", err, p.Warnings, p.Total, want)
+		}
+	}
+	// Whatever the build decided (a small segment, or a merge into a new
+	// main one), a search maps the segments the manifest names that were
+	// not kept, and unmaps the kept ones it no longer names.
+	step := func(name string, total int) {
+		t.Helper()
+		before, made0, undone0 := mapped(dir)
+		search(total)
+		names, made, undone := mapped(dir)
+		live := liveSegments(t, dir)
+		wantMade, wantUndone := 0, 0
+		for _, n := range live {
+			if !slices.Contains(before, n) {
+				wantMade++
+			}
+		}
+		for _, n := range before {
+			if !slices.Contains(live, n) {
+				wantUndone++
+			}
+		}
+		if !slices.Equal(names, live) || made-made0 != wantMade || undone-undone0 != wantUndone {
+			t.Errorf("%s: kept %q (the manifest names %q, %q kept before), %d mapped and %d unmapped, want %d and %d",
+				name, names, live, before, made-made0, undone-undone0, wantMade, wantUndone)
+		}
+	}
+	step("the first search maps the main segment", 2)
+	step("a second search maps nothing", 2)
+	writeDoc(t, dir, "e.txt", "printing again", 1)
+	if _, err := f.Build(); err != nil {
+		t.Fatal(err)
+	}
+	step("after an update, what it wrote is mapped", 3)
+	writeDoc(t, dir, "f.txt", "printing once more", 2)
+	if _, err := f.Rebuild(); err != nil {
+		t.Fatal(err)
+	}
+	step("after a rebuild, the new main segment is mapped and the old ones unmapped", 4)
+	if _, made, _ := mapped(dir); made < 2 {
+		t.Errorf("%d mappings made in all, want at least 2", made)
+	}
+}
