@@ -56,6 +56,8 @@ type scratch struct {
 	ranked  []rankedCandidate
 	counts  [0x80]int32
 	present []uint8
+	// rankLetters are the letters of present in one candidate.
+	rankLetters []uint8
 	// exp remembers the math of the groups' weights.
 	exp expCache
 }

@@ -109,25 +109,29 @@ func (sc *scratch) histogram(samples [][]byte) bool {
 // starting a word in the likeliest of c's languages, priors included.
 func (c *candidate) unigramScore(sc *scratch, pri priors) float64 {
 	other := 0
+	// The letters among the counted bytes, listed once for all of c's
+	// languages.
+	letters := sc.rankLetters[:0]
 	for _, h := range sc.present {
 		if !c.sb.valid[h] {
 			return negInf
 		}
 		if g := c.sb.glyphs[h]; g.flags&fWord == 0 {
 			other += 2 * int(g.other) * int(sc.counts[h])
+		} else {
+			letters = append(letters, h)
 		}
 	}
+	sc.rankLetters = letters
 	best := negInf
 	for k, li := range c.alpha {
-		l := langOf(li)
+		l := &alphaLangs[li]
 		high := (*[0x80]uint8)(c.sb.syms[k][0x80:])
 		half := other
-		for _, h := range sc.present {
-			switch sym := high[h]; {
-			case c.sb.glyphs[h].flags&fWord == 0:
-			case sym == 0:
+		for _, h := range letters {
+			if sym := high[h]; sym == 0 {
 				half += 2 * foreignLetter * int(sc.counts[h])
-			default:
+			} else {
 				half += digit(l.bigrams[sym]) * int(sc.counts[h])
 			}
 		}

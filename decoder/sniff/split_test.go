@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
@@ -236,5 +237,37 @@ func TestReadingsAreTexts(t *testing.T) {
 				t.Fatalf("% x: %d readings for %d texts", samples, len(sc.readings), len(readingOf))
 			}
 		}
+	}
+}
+
+// The case model prices each cased letter by what came before it in the
+// word: a capital opening a word is common, one after a small letter rare,
+// and a word of capitals alone is an acronym; letters without case (and
+// non-letters) cost nothing.
+func TestCaseCostFollowsTheCaseModel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		word string
+		want float64
+	}{
+		{"a small word pays for its first letter", "kraków", 0.4 + 5*0.03},
+		{"a capitalised word pays for its capital", "Kraków", 2 + 0.2 + 4*0.03},
+		{"an acronym pays little for each capital after the second", "NATO", 2 + 2.5 + 0.15 + 0.15},
+		{"a capital after a small letter is dear", "iPhone", 0.4 + 9 + 4*0.03},
+		{"a small letter after two capitals is dear", "ABc", 2 + 2.5 + 5},
+		{"a capital after small letters stays dear after capitals", "aBCd", 0.4 + 9 + 9 + 0.03},
+		{"letters without case cost nothing", "日本", 0},
+		{"a word of 300 capitals is an acronym throughout", strings.Repeat("A", 300), 2 + 2.5 + 298*0.15},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var gs []glyph
+			for _, r := range tc.word {
+				gs = append(gs, glyphOf(r))
+			}
+			sp := splitter{gs: gs}
+			if got := sp.caseCost(0, len(gs)); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("caseCost(%q) = %v, want %v", tc.word, got, tc.want)
+			}
+		})
 	}
 }
