@@ -99,6 +99,22 @@ func TestCGIOnlyBuild(t *testing.T) {
 			}
 		}
 	})
+	t.Run("it links no package that only its start-up would use", func(t *testing.T) {
+		// Every package linked runs its init in every CGI process
+		// (BENCHMARKS.md, "What a CGI process touches"): each of these
+		// was linked once for one call the standard library covers.
+		dropped := map[string]string{
+			"github.com/google/uuid": "record ids (internal/record.NewID)",
+			"database/sql/driver":    "github.com/google/uuid",
+			"crypto/md5":             "github.com/google/uuid",
+			"crypto/sha1":            "github.com/google/uuid",
+		}
+		for _, p := range cgiOnlyDeps(t) {
+			if why, ok := dropped[p]; ok {
+				t.Errorf("the cgionly build links %s, once linked for %s", p, why)
+			}
+		}
+	})
 	t.Run("it grows the main goroutine's stack at start, not during the request", func(t *testing.T) {
 		if !slices.Contains(cgiOnlyDeps(t), "github.com/cgigate/cgigate/internal/mainstack") {
 			t.Error("the cgionly build does not link internal/mainstack")
