@@ -49,3 +49,26 @@ func NewID(now time.Time) string {
 	s[8], s[13], s[18], s[23] = '-', '-', '-', '-'
 	return string(s[:])
 }
+
+// IsID reports whether s is a UUID in its canonical text (RFC 9562 § 4),
+// of any version and in either case: what a record's id must be for
+// delivery, whose targets key on it (PostgreSQL's uuid type takes them all).
+func IsID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -55,3 +55,36 @@ func TestNewID(t *testing.T) {
 		}
 	})
 }
+
+func TestIsID(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     bool
+	}{
+		{"a UUIDv7 is an id", "0190b6f2-6c1e-7c3a-9d4e-0123456789ab", true},
+		{"a UUID of another version, in capitals, is an id", "F47AC10B-58CC-4372-A567-0E02B2C3D479", true},
+		{"the nil UUID is an id", "00000000-0000-0000-0000-000000000000", true},
+		{"32 hex digits without dashes are not", "0190b6f26c1e7c3a9d4e0123456789ab", false},
+		{"braces are not", "{0190b6f2-6c1e-7c3a-9d4e-0123456789ab}", false},
+		{"a URN is not", "urn:uuid:0190b6f2-6c1e-7c3a-9d4e-0123456789ab", false},
+		{"a dash out of place is not", "0190b6f-26c1e-7c3a-9d4e-0123456789ab", false},
+		{"a letter past f is not", "0190b6f2-6c1e-7c3a-9d4e-0123456789ag", false},
+		{"a digit short is not", "0190b6f2-6c1e-7c3a-9d4e-0123456789a", false},
+		{"a trailing newline is not", "0190b6f2-6c1e-7c3a-9d4e-0123456789a\n", false},
+		{"the empty string is not", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsID(tt.in); got != tt.want {
+				t.Errorf("IsID(%q) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+	t.Run("every id NewID makes is one", func(t *testing.T) {
+		for range 100 {
+			if s := NewID(time.Now()); !IsID(s) {
+				t.Fatalf("IsID(%q) = false", s)
+			}
+		}
+	})
+}
