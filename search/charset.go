@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/cgigate/cgigate/decoder/charset"
 	"github.com/cgigate/cgigate/decoder/sniff"
-	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // Where a document's charset came from, in the order they are tried.
@@ -69,8 +67,8 @@ func decodeDoc(b []byte, html bool, textCharset string) (text, name, from string
 			}
 		}
 	}
-	if m := xmlDecl.Get().FindSubmatch(b[:min(len(b), prescanBytes)]); m != nil {
-		if t, n, f, ok := decode(string(m[1]), fromXML); ok {
+	if label := xmlEncoding(b[:min(len(b), prescanBytes)]); label != "" {
+		if t, n, f, ok := decode(label, fromXML); ok {
 			return t, n, f
 		}
 	}
@@ -94,12 +92,67 @@ func decodeDoc(b []byte, html bool, textCharset string) (text, name, from string
 	return t, n, fromSniff
 }
 
-// xmlDecl is an XML declaration's encoding (XML 1.0 § 4.3.3), at the very
-// start of a document as XML requires. Compiled on first use: a CGI
-// process that searches nothing does not pay for it at init.
-var xmlDecl = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`^<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']`)
-}}
+// xmlEncoding is the encoding an XML declaration names (XML 1.0 § 4.3.3)
+// at the very start of b, as XML requires, or "": what the pattern
+// ^<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["'] finds,
+// by a scan that needs no regexp compiled in a search process
+// (TestXMLEncodingIsWhatThePatternFinds). None of the pattern's parts
+// crosses a '>', so neither does the scan.
+func xmlEncoding(b []byte) string {
+	rest, ok := bytes.CutPrefix(b, []byte("<?xml"))
+	if !ok || len(rest) == 0 || !isPrescanSpace(rest[0]) {
+		return ""
+	}
+	if end := bytes.IndexByte(rest, '>'); end >= 0 {
+		rest = rest[:end]
+	}
+	for i := 1; ; i++ { // rest[0] is the space: "encoding" starts after it
+		n := bytes.Index(rest[i:], []byte("encoding"))
+		if n < 0 {
+			return ""
+		}
+		i += n
+		if isWordByte(rest[i-1]) { // \b: "xencoding" is not the attribute
+			continue
+		}
+		if label := encodingValue(rest[i+len("encoding"):]); label != "" {
+			return label
+		}
+	}
+}
+
+// encodingValue is the label in b that follows the word encoding:
+// \s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["'], or "".
+func encodingValue(b []byte) string {
+	b, ok := bytes.CutPrefix(skipSpace(b), []byte("="))
+	if !ok {
+		return ""
+	}
+	b = skipSpace(b)
+	if len(b) < 3 || b[0] != '"' && b[0] != '\'' || !isASCIILetter(b[1]) {
+		return ""
+	}
+	n := 2
+	for n < len(b) && (isASCIILetter(b[n]) || '0' <= b[n] && b[n] <= '9' || b[n] == '.' || b[n] == '_' || b[n] == '-') {
+		n++
+	}
+	if n == len(b) || b[n] != '"' && b[n] != '\'' {
+		return ""
+	}
+	return string(b[1:n])
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && isPrescanSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// isWordByte is \w of Go's regexp: [0-9A-Za-z_].
+func isWordByte(c byte) bool {
+	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '_'
+}
 
 // prescan finds the charset label an HTML document declares in a <meta>
 // element, following the prescan of HTML § 13.2.3.2 ("prescan a byte
@@ -239,6 +292,8 @@ func charsetFromContent(s string) string {
 	}
 }
 
+// isPrescanSpace is HTML's ASCII whitespace, which is also \s of Go's
+// regexp: [\t\n\f\r ].
 func isPrescanSpace(c byte) bool {
 	return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
 }

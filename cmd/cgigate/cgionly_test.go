@@ -91,11 +91,51 @@ func cgiOnlyDeps(t *testing.T) []string {
 	return strings.Fields(string(out))
 }
 
+// leanInitTrace runs the cgionly build on a form GET with
+// GODEBUG=inittrace=1 and returns the package initialisations it traced.
+func leanInitTrace(t *testing.T) []bench.Init {
+	t.Helper()
+	cmd := exec.Command(lean(t))
+	cmd.Env = []string{"GODEBUG=inittrace=1", "TMPDIR=" + t.TempDir()}
+	for k, v := range cgiEnv("QUERY_STRING", "a=1") {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	inits, err := bench.ParseInitTrace(stderr.Bytes())
+	if err != nil || len(inits) == 0 {
+		t.Fatalf("inittrace: %v, %d packages:\n%s", err, len(inits), stderr.String())
+	}
+	return inits
+}
+
 func TestCGIOnlyBuild(t *testing.T) {
 	t.Run("it links no net/http, crypto/tls or HTTP/2", func(t *testing.T) {
 		for _, p := range cgiOnlyDeps(t) {
 			if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "crypto/tls" || strings.Contains(p, "http2") {
 				t.Errorf("the cgionly build links %s", p)
+			}
+		}
+	})
+	t.Run("it links no package that a CGI request does not use", func(t *testing.T) {
+		// Every package linked runs its init in every CGI process
+		// (BENCHMARKS.md, "What a CGI process touches"), whether the
+		// request uses it or not.
+		dropped := map[string]string{
+			"github.com/google/uuid": "a UUID library, for the one id internal/record.NewID makes",
+			"database/sql/driver":    "linked by github.com/google/uuid",
+			"crypto/md5":             "linked by github.com/google/uuid",
+			"crypto/sha1":            "linked by github.com/google/uuid",
+			"github.com/cgigate/cgigate/internal/delivery": "cgigate deliver, run by a timer, never by a request",
+			"github.com/jackc/pgx/v5":                      "cgigate deliver's PostgreSQL",
+			"net/smtp":                                     "cgigate deliver's mail",
+		}
+		for _, p := range cgiOnlyDeps(t) {
+			if why, ok := dropped[p]; ok {
+				t.Errorf("the cgionly build links %s (%s), which no CGI request needs", p, why)
 			}
 		}
 	})
@@ -108,20 +148,7 @@ func TestCGIOnlyBuild(t *testing.T) {
 		// Giving up the second P costs a page fault for each span it
 		// has cached, and stack pool spans are carved as the stack grows
 		// through each size: both are cheapest before the inits allocate.
-		cmd := exec.Command(lean(t))
-		cmd.Env = []string{"GODEBUG=inittrace=1", "TMPDIR=" + t.TempDir()}
-		for k, v := range cgiEnv("QUERY_STRING", "a=1") {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v: %s", err, stderr.String())
-		}
-		inits, err := bench.ParseInitTrace(stderr.Bytes())
-		if err != nil || len(inits) == 0 {
-			t.Fatalf("inittrace: %v, %d packages:\n%s", err, len(inits), stderr.String())
-		}
+		inits := leanInitTrace(t)
 		early := map[string]bool{"github.com/cgigate/cgigate/internal/cgiprocs/oneproc": true, "github.com/cgigate/cgigate/internal/mainstack": true}
 		for _, in := range inits {
 			if early[in.Package] {
@@ -136,6 +163,27 @@ func TestCGIOnlyBuild(t *testing.T) {
 			}
 		}
 		t.Errorf("%v not initialised", slices.Sorted(maps.Keys(early)))
+	})
+	t.Run("none of the gateway's own packages allocates at init", func(t *testing.T) {
+		// What an init builds, every request pays, used or not: the
+		// gateway's tables and templates are built on first use
+		// (internal/lazy), and the settings' defaults are constants.
+		// cgiprocs reads the environment, and the first read builds
+		// package syscall's copy of it, which the request's
+		// os.Environ would build anyway.
+		own := 0
+		for _, in := range leanInitTrace(t) {
+			if in.Package != "main" && !strings.HasPrefix(in.Package, "github.com/cgigate/cgigate/") {
+				continue
+			}
+			own++
+			if in.Allocs > 0 && in.Package != "github.com/cgigate/cgigate/internal/cgiprocs" {
+				t.Errorf("%s allocates %d bytes in %d allocations at init", in.Package, in.Bytes, in.Allocs)
+			}
+		}
+		if own == 0 {
+			t.Error("inittrace names none of the gateway's packages")
+		}
 	})
 	t.Run("-help says which modes the build has", func(t *testing.T) {
 		for _, b := range []struct {

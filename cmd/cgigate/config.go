@@ -10,6 +10,7 @@ import (
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/decoder"
 	"github.com/cgigate/cgigate/decoder/charset"
+	"github.com/cgigate/cgigate/search"
 )
 
 // config is the gateway's configuration, read from the environment that
@@ -29,8 +30,13 @@ type config struct {
 // setting is one environment variable: its default as shown in -help and
 // how a value is applied.
 type setting struct {
-	name, def, help string
-	apply           func(c *config, v string) error
+	name string
+	// def is the default, printed with fmt.Sprint by -help: the
+	// libraries' own constants, which in an interface are static data,
+	// where formatting them here would run at every process's start.
+	def   any
+	help  string
+	apply func(c *config, v string) error
 }
 
 // settings is one literal, search's entries with the others, so that it is
@@ -68,20 +74,20 @@ var settings = []setting{
 			}
 			return nil
 		}},
-	{"CGIGATE_MAX_BODY", strconv.Itoa(cgi.DefaultMaxBody), "largest request body in bytes (413 above)",
+	{"CGIGATE_MAX_BODY", cgi.DefaultMaxBody, "largest request body in bytes (413 above)",
 		func(c *config, v string) error {
 			n, err := parsePositive(v)
 			c.cgi.Limits.Body = int64(n)
 			c.cgi.Decoder.Limits.TotalBytes = n
 			return err
 		}},
-	{"CGIGATE_MAX_FIELDS", strconv.Itoa(decoder.DefaultMaxFields), "most name=value fields in a request (413 above)",
+	{"CGIGATE_MAX_FIELDS", decoder.DefaultMaxFields, "most name=value fields in a request (413 above)",
 		func(c *config, v string) error {
 			n, err := parsePositive(v)
 			c.cgi.Decoder.Limits.Fields = n
 			return err
 		}},
-	{"CGIGATE_READ_TIMEOUT", cgi.DefaultReadTimeout.String(), "deadline for reading a request body from stdin (408 after); keep it below Apache's Timeout",
+	{"CGIGATE_READ_TIMEOUT", cgi.DefaultReadTimeout, "deadline for reading a request body from stdin (408 after); keep it below Apache's Timeout",
 		func(c *config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err == nil && d <= 0 {
@@ -106,7 +112,7 @@ var settings = []setting{
 	{"CGIGATE_INDEX_CHARSET", "", "charset (a WHATWG label) of the .txt documents that are neither valid UTF-8 nor marked by a byte order mark; empty: sniff each", setIndexCharset},
 	{"CGIGATE_INDEX_URL", "", "where the documents of CGIGATE_INDEX_DIR are served, a path (/docs/) or an absolute http(s) URL; each result links to it and its path; empty: results are not links", setIndexURL},
 	{"CGIGATE_SEARCH_FIELD", defaultSearchField, "the field of a site's search box: a GET of it alone (with page and _charset_) searches the index", setSearchField},
-	{"CGIGATE_PAGE_SIZE", defaultPageSize, "results a page of search results holds", setPageSize},
+	{"CGIGATE_PAGE_SIZE", search.DefaultPageSize, "results a page of search results holds", setPageSize},
 }
 
 // loadConfig reads the settings from env. An unset or empty variable keeps
@@ -152,7 +158,7 @@ func parsePositive(v string) (int, error) {
 func printSettings(w io.Writer) {
 	fmt.Fprintln(w, "\nEnvironment (set with SetEnv in httpd.conf):")
 	for _, s := range settings {
-		def := s.def
+		def := fmt.Sprint(s.def)
 		if def == "" {
 			def = `""`
 		}

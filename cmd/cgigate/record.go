@@ -4,8 +4,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/cgigate/cgigate/cgi"
 	"github.com/cgigate/cgigate/internal/record"
 )
@@ -17,11 +15,12 @@ import (
 // not taken (a file kept before a failed append stays, named by its
 // content, and is harmless).
 func (g *gateway) recordSubmission(r *cgi.Request, form *cgi.Form, res result, filesDir string) error {
-	rec, err := newRecord(g.now, r, form, res)
+	rec := newRecord(g.now, r, form, res)
 	if filesDir == "" {
 		filesDir = g.cfg.filesDir
 	}
-	if err == nil && filesDir != "" {
+	var err error
+	if filesDir != "" {
 		err = keepFiles(filesDir, form, &rec)
 	}
 	if err == nil {
@@ -51,13 +50,9 @@ func keepFiles(dir string, form *cgi.Form, rec *record.Record) error {
 // rendered in res, the request's charset choice, and its raw input. The
 // time is read after the id is made, so that the id's millisecond is never
 // later than the record's time.
-func newRecord(now func() time.Time, r *cgi.Request, form *cgi.Form, res result) (record.Record, error) {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return record.Record{}, err
-	}
+func newRecord(now func() time.Time, r *cgi.Request, form *cgi.Form, res result) record.Record {
 	rec := record.Record{
-		ID: id.String(), Time: record.Stamp(now()), Form: res.Form, RemoteAddr: r.RemoteAddr,
+		ID: record.NewID(time.Now()), Time: record.Stamp(now()), Form: res.Form, RemoteAddr: r.RemoteAddr,
 		UserAgent: valid(r.Header.Get("User-Agent")), Referer: valid(r.Header.Get("Referer")),
 		Charset: res.Charset, CharsetSource: res.CharsetSource, Confidence: form.Confidence,
 		Fields:   make([]record.Field, len(res.Fields)),
@@ -75,5 +70,5 @@ func newRecord(now func() time.Time, r *cgi.Request, form *cgi.Form, res result)
 		parts[i] = record.NewPart(p.Name, p.Value)
 	}
 	rec.Raw = record.NewRaw(r.RawQuery, r.Header.Get("Content-Type"), form.RawBody, parts)
-	return rec, nil
+	return rec
 }

@@ -31,10 +31,6 @@ const (
 	pageField          = "page"
 	charsetField       = "_charset_"
 	maxPage            = 1 << 30
-	// defaultPageSize is search.DefaultPageSize as -help shows it, a
-	// constant so that the settings table needs no code at start-up
-	// (TestDefaultPageSizeIsTheSearchPackages).
-	defaultPageSize = "10"
 )
 
 func (c searchConfig) searchField() string {

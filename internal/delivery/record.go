@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/cgigate/cgigate/internal/record"
@@ -32,10 +31,6 @@ func (r *Record) Value(name string) (string, bool) {
 	}
 	return "", false
 }
-
-// uuidText is the text form of a UUID (RFC 9562 § 4), any version: the
-// gateway writes UUIDv7, and PostgreSQL's uuid type takes any of them.
-var uuidText = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // LineError is a line of the record file that is not a record: it is
 // skipped and reported, and never blocks the lines after it.
@@ -70,7 +65,7 @@ func deliverable(rec record.Record, line []byte) (Record, string) {
 	switch {
 	case rec.ID == "":
 		return Record{}, "no id"
-	case !uuidText.MatchString(rec.ID):
+	case !record.IsID(rec.ID):
 		return Record{}, fmt.Sprintf("id %q is not a UUID", rec.ID)
 	case rec.Time == "":
 		return Record{}, "no time"

@@ -23,10 +23,10 @@
 //	         "body": "a=%25B0%25F5",
 //	         "parts": [{"name": "a", "base64": "sLU="}]}}
 //
-// id is unique and orders by time to the millisecond: a UUIDv7's first 48
-// bits are the Unix time in milliseconds, and the rest is a counter and
-// random bits, so two processes writing in the same millisecond get
-// distinct ids in no particular order. Lines are in the order they were
+// id is unique and orders by time (NewID): a UUIDv7's first 48 bits are
+// the Unix time in milliseconds, the next 12 the fraction of that
+// millisecond, and the rest random bits, so two processes writing in the
+// same quarter of a microsecond get distinct ids in no particular order. Lines are in the order they were
 // appended, which is the order the lock was granted.
 //
 // fields and files are exactly what the JSON rendering of the answer held
