@@ -2,7 +2,8 @@
 // gohello with the packages cgigate is built on linked in, and nothing of
 // them used. It pays their package initialisation and nothing else, so
 // it bounds from below what any program using them costs at start-up;
-// TestGoDepsLinksOnlyWhatTheGatewayLinks keeps the list honest.
+// TestReferences (bench) keeps the list honest: go-deps links nothing the
+// cgi-bin gateway does not.
 package main
 
 import (
