@@ -87,10 +87,11 @@ import (
 //
 // Every block a query reads is checked, never the whole file: the header,
 // and a small segment's keys and deleted keys, by their CRCs in the
-// header; each gram list with its key, each term with its posting list,
-// each record by its doctab entry; every offset and length against its
-// section (index.load). A mismatch is errCorruptIndex. The header's CRCs
-// of the other sections are the builder's, for a check of the whole file.
+// header; each gram list with its key, each term with its posting list
+// and, apart, with its positions; each record by its doctab entry; every
+// offset and length against its section (index.load). A mismatch is
+// errCorruptIndex. The header's CRCs of the other sections are the
+// builder's, for a check of the whole file.
 const (
 	IndexName   = ".cgigate-index"
 	indexMagic  = "CGIGIX\x00\x05"

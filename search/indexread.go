@@ -352,17 +352,25 @@ type termsAt struct {
 	text, title uint64 // how many of each
 }
 
-// phraseRuns puts the terms of ts back at their positions in a document
-// and gives, through buf and occ (reused from document to document), the
-// stretches of consecutive positions in one field, each as the text
-// would hold it (its terms joined by a space). Every term a phrase's
-// match touches holds one of the phrase's words (Query.phraseIn: the
-// first word ends in its first term, each later word starts a term or
-// joins the word before inside one), so when ts holds every term holding
-// a word of the phrase, the phrase is in the text if and only if it is
-// in one of the stretches.
-func (ix *index) phraseRuns(ts []termsAt, buf []byte, occ []occurrence, runs []string) ([]string, []byte, []occurrence, error) {
-	occ = occ[:0]
+// stretches are the stretches of a document's text and title where a
+// phrase can be, put back from the positions of the terms holding its
+// words; their memory is reused from document to document.
+type stretches struct {
+	runs []string // each as the text holds it: its terms joined by a space
+	buf  []byte
+	occ  []occurrence
+	ends []int
+}
+
+// place puts the terms of ts back at their positions in a document and
+// makes s.runs the stretches of consecutive positions in one field. Every
+// term a phrase's match touches holds one of the phrase's words
+// (Query.phraseIn: the first word ends in its first term, each later
+// word starts a term or joins the word before inside one), so when ts
+// holds every term holding a word of the phrase, the phrase is in the
+// text if and only if it is in one of the stretches.
+func (s *stretches) place(ix *index, ts []termsAt) error {
+	s.occ = s.occ[:0]
 	for _, t := range ts {
 		r := reader{b: t.at}
 		for field, n := range [2]uint64{t.text, t.title} {
@@ -370,42 +378,43 @@ func (ix *index) phraseRuns(ts []termsAt, buf []byte, occ []occurrence, runs []s
 			for i := range n {
 				d := r.uvarint()
 				if r.err != nil || d > math.MaxInt32 || i > 0 && d == 0 || uint64(pos+1)+d > math.MaxInt32 {
-					return nil, buf, occ, corrupt("positions of %q", t.term)
+					return corrupt("positions of %q", t.term)
 				}
 				pos = max(pos, 0) + int(d)
-				occ = append(occ, occurrence{field, pos, t.term})
+				s.occ = append(s.occ, occurrence{field, pos, t.term})
 			}
 		}
 		ix.cost.positions += int(t.text + t.title)
 		if len(r.b) != 0 {
-			return nil, buf, occ, corrupt("positions of %q", t.term)
+			return corrupt("positions of %q", t.term)
 		}
 	}
-	slices.SortFunc(occ, func(a, b occurrence) int { return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.pos, b.pos)) })
-	buf = buf[:0]
-	var ends []int
-	for i, o := range occ {
+	slices.SortFunc(s.occ, func(a, b occurrence) int {
+		return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.pos, b.pos))
+	})
+	s.buf, s.ends = s.buf[:0], s.ends[:0]
+	for i, o := range s.occ {
 		if i > 0 {
-			switch p := occ[i-1]; {
+			switch p := s.occ[i-1]; {
 			case p.field == o.field && p.pos == o.pos:
-				return nil, buf, occ, corrupt("two terms at position %d", o.pos)
+				return corrupt("two terms at position %d", o.pos)
 			case p.field == o.field && p.pos+1 == o.pos:
-				buf = append(buf, ' ')
+				s.buf = append(s.buf, ' ')
 			default:
-				ends = append(ends, len(buf))
+				s.ends = append(s.ends, len(s.buf))
 			}
 		}
-		buf = append(buf, o.term...)
+		s.buf = append(s.buf, o.term...)
 	}
-	ends = append(ends, len(buf))
-	text := string(buf)
-	runs = runs[:0]
+	s.ends = append(s.ends, len(s.buf))
+	text := string(s.buf) // one string a document, its stretches cut from it
+	s.runs = s.runs[:0]
 	start := 0
-	for _, e := range ends {
-		runs = append(runs, text[start:e])
+	for _, e := range s.ends {
+		s.runs = append(s.runs, text[start:e])
 		start = e
 	}
-	return runs, buf, occ, nil
+	return nil
 }
 
 // cand is a document of a segment that matches, by number, and its score.
@@ -420,7 +429,7 @@ type cand struct {
 // reading it: only the documents shown are read, for their title, URL and
 // snippet, by match, the function the scan uses. A phrase is decided from
 // the positions of the terms holding its words, put back in their places
-// (phraseRuns) and searched as the scan searches the text (phraseIn): a
+// (stretches) and searched as the scan searches the text (phraseIn): a
 // document's record is not read for it.
 //
 // Each posting list is read once, whatever number of needles its term
@@ -569,9 +578,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	row := make([]uint64, words) // the needles the document holds
 	var (
 		here []termsAt // the terms holding a phrase's word the document holds
-		runs []string
-		buf  []byte
-		occ  []occurrence
+		st   stretches
 	)
 	for len(heads) > 0 {
 		// Every list holding document d is at its head now: a document
@@ -602,18 +609,18 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		if len(dead) > 0 && dead[ix.key(d)] {
 			continue // replaced or removed: not even read for a phrase
 		}
-		placed := false // runs holds the document's stretches
+		placed := false // st holds the document's stretches
 		phrase := func(it item) bool {
 			if err != nil {
 				return false
 			}
 			if !placed {
-				if runs, buf, occ, err = ix.phraseRuns(here, buf, occ, runs); err != nil {
+				if err = st.place(ix, here); err != nil {
 					return false
 				}
 				placed = true
 			}
-			for _, r := range runs {
+			for _, r := range st.runs {
 				if q.phraseIn(r, it) {
 					return true
 				}
