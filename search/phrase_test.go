@@ -262,3 +262,50 @@ func TestBrokenPositionsFallBackToTheScan(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPhraseFromPositions holds the positions to the scan on any text
+// and phrase: the terms the builder counts (docTerms) that hold a word of
+// the phrase, put back at their positions (stretches), hold the phrase
+// exactly when the folded text does (Query.phraseIn).
+func FuzzPhraseFromPositions(f *testing.F) {
+	for _, d := range phraseDocs {
+		f.Add(d, "offset printing")
+		f.Add(d, "印刷 サービス 会社")
+	}
+	f.Add("the the the end", "the the end")
+	f.Add("offset and printing", "offset printing")
+	f.Add("印刷 と サービス", "印刷 サービス")
+	f.Add("a b a b a b c", "b a b c")
+	f.Add("x印刷サービス y", "刷 サービ")
+	f.Fuzz(func(t *testing.T, text, phrase string) {
+		q, err := ParseQuery([]string{`"` + strings.ReplaceAll(phrase, `"`, "") + `"`}, 0)
+		if err != nil || len(q.all) != 1 || !q.all[0][0].phrase {
+			return
+		}
+		it := q.all[0][0]
+		folded := fold(text).text
+		c := docTerms{at: map[string]int{}}
+		c.count(folded, "")
+		var ts []termsAt
+		for term, j := range c.at {
+			for _, w := range it.words {
+				if strings.Contains(term, q.needles[w].word) {
+					dt := c.terms[j]
+					ts = append(ts, termsAt{term: []byte(term), at: dt.textPos, text: uint64(dt.text)})
+					break
+				}
+			}
+		}
+		var s stretches
+		if err := s.place(&index{}, ts); err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, r := range s.runs {
+			got = got || q.phraseIn(r, it)
+		}
+		if want := q.phraseIn(folded, it); got != want {
+			t.Errorf("text %q phrase %q: from the positions %v, the scan %v (stretches %q)", folded, phrase, got, want, s.runs)
+		}
+	})
+}
