@@ -165,16 +165,17 @@ type section struct {
 }
 
 // indexPosting is a document's counts for one term while building, and
-// where its positions are in the run's arena (encoded as in the segment).
+// where its positions start in the run's arena (encoded as in the
+// segment: its counts say how many). 16 bytes: a build holds millions.
 type indexPosting struct {
-	doc         int // its number: walk order
+	doc         uint32 // its number: walk order (the header's count is 32 bits)
 	text, title uint32
-	pos, npos   uint32 // offset and length in the arena
+	pos         uint32 // offset in the arena
 }
 
 // runPostings is how many postings a build holds in memory before it
-// writes them out as a run: about 24 bytes each, with the map's and the
-// slices' overhead about 96 MiB. runPositions bounds the arena of their
+// writes them out as a run: about 16 bytes each, with the map's and the
+// slices' overhead about 64 MiB. runPositions bounds the arena of their
 // positions (a long document may hold many occurrences a posting). Both
 // variables for the tests, which make many runs of a few documents.
 var (
@@ -313,9 +314,8 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		counts.count(fold(d.text).text, fold(d.title).text)
 		for t, j := range counts.at {
 			dt := &counts.terms[j]
-			p := indexPosting{doc: docs, text: dt.text, title: dt.title, pos: uint32(len(arena))}
+			p := indexPosting{doc: uint32(docs), text: dt.text, title: dt.title, pos: uint32(len(arena))}
 			arena = append(append(arena, dt.textPos...), dt.titlePos...)
-			p.npos = uint32(len(arena)) - p.pos
 			postings[t] = append(postings[t], p)
 		}
 		docs++
@@ -410,7 +410,8 @@ func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (*os
 		list = encodeList(list[:0], ps, 0)
 		pos = pos[:0]
 		for _, p := range ps {
-			pos = append(pos, arena[p.pos:p.pos+p.npos]...)
+			n, _ := uvarintsLen(arena[p.pos:], uint64(p.text)+uint64(p.title))
+			pos = append(pos, arena[p.pos:int(p.pos)+n]...)
 		}
 		b = appendString(b[:0], t)
 		b = appendString(b, string(list))
@@ -431,10 +432,10 @@ func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (*os
 // its first delta from prev.
 func encodeList(b []byte, ps []indexPosting, prev int) []byte {
 	for _, p := range ps {
-		b = binary.AppendUvarint(b, uint64(p.doc-prev))
+		b = binary.AppendUvarint(b, uint64(int(p.doc)-prev))
 		b = binary.AppendUvarint(b, uint64(p.text))
 		b = binary.AppendUvarint(b, uint64(p.title))
-		prev = p.doc
+		prev = int(p.doc)
 	}
 	return b
 }
