@@ -10,10 +10,10 @@ import (
 
 func TestRunsMergeIntoTheSameIndex(t *testing.T) {
 	dir := corpus(t, 300, 4)
-	build := func(postings int) []byte {
+	build := func(postings, positions int) []byte {
 		t.Helper()
-		defer func(n int) { runPostings = n }(runPostings)
-		runPostings = postings
+		defer func(n, m int) { runPostings, runPositions = n, m }(runPostings, runPositions)
+		runPostings, runPositions = postings, positions
 		st, err := (&Folder{Dir: dir}).Rebuild()
 		if err != nil {
 			t.Fatal(err)
@@ -24,10 +24,10 @@ func TestRunsMergeIntoTheSameIndex(t *testing.T) {
 		}
 		return b
 	}
-	one := build(1 << 30)
-	for _, n := range []int{1, 97, 5000} {
-		t.Run(fmt.Sprintf("runs of %d postings write the file one run writes, byte for byte", n), func(t *testing.T) {
-			if got := build(n); !bytes.Equal(got, one) {
+	one := build(1<<30, 1<<30)
+	for _, tc := range []struct{ postings, positions int }{{1, 1 << 30}, {97, 1 << 30}, {5000, 1 << 30}, {1 << 30, 1000}} {
+		t.Run(fmt.Sprintf("runs of %d postings or %d bytes of positions write the file one run writes, byte for byte", tc.postings, tc.positions), func(t *testing.T) {
+			if got := build(tc.postings, tc.positions); !bytes.Equal(got, one) {
 				t.Errorf("%d bytes; one run wrote %d", len(got), len(one))
 			}
 			if left, _ := filepath.Glob(filepath.Join(dir, IndexName+"-*")); len(left) != 0 {

@@ -21,8 +21,8 @@
 // the manifest, then maps each segment and reads its header, the gram
 // lists of its words (the terms holding each code point, or each pair of
 // neighbouring ones: gram.go), the terms they name, then only the posting
-// lists of the terms its words are in and the records of the documents it
-// shows (or, for a phrase, must look inside). What it touches follows
+// lists of the terms its words are in (for a phrase, with their
+// positions) and the records of the documents it shows. What it touches follows
 // what matches, not the number of documents nor the size of the
 // dictionary, which grows with the text where a Japanese sentence is one
 // term (TestQueryCostDoesNotGrowWithTheDocuments,
@@ -33,6 +33,18 @@
 // The price is a Japanese word found in many sentences, each a term with
 // its own posting list. See index.go for the segment layout, manifest.go
 // for the manifest.
+//
+// A phrase is decided from the index, never by reading the documents
+// that hold its words: each posting carries the ordinal positions of its
+// term in the document's text and title (after the term's posting list,
+// where a query without a phrase never reads them). Every term a
+// phrase's match touches holds one of its words (the first word ends its
+// term or joins the next inside it, each later word starts a term or
+// joins the one before, CJK characters being written without spaces), so
+// the terms holding the phrase's words, put back at their positions, are
+// every stretch of the text where it can be, and the scan's own phrase
+// test (Query.phraseIn) runs on those stretches: a join inside one term
+// (印刷サービス for "印刷 サービス") is decided as one across two.
 //
 // Every document has a key, its place in the walk order of the whole
 // index, which breaks ties in rank. A query ranks the matching documents

@@ -36,8 +36,14 @@ import (
 //	docs       one record a document, in walk order: path, title, text, each
 //	           a uvarint length and its UTF-8 bytes (the text as extracted,
 //	           not folded: snippets are cut from it)
-//	postings   for each term: (document number delta, count in the text,
-//	           count in the title) as uvarints, by document number
+//	postings   for each term: its posting list, (document number delta,
+//	           count in the text, count in the title) as uvarints, by
+//	           document number; then its positions: a uvarint length,
+//	           CRC-32C uint32 of the term then the positions, and for
+//	           each posting in turn the term's ordinal positions in the
+//	           text, then in the title (the n-th term of each, from 0),
+//	           as uvarints, each field's first as is and the rest as
+//	           deltas; the posting's counts say how many
 //	dict       every folded term, each followed by '\n', in byte order
 //	terms      for each term: postings offset uint64 (in the postings
 //	           section), length uint32, CRC-32C uint32 of the term then
@@ -71,15 +77,24 @@ import (
 // is the sum over the terms that contain the keyword of its occurrences in
 // the term times the term's counts.
 //
+// A phrase is decided from the positions (candidates): every term a
+// phrase's match touches holds one of its words, so the terms holding
+// its words, put back at their positions in a document, are the stretches
+// of the text where a match can be. The positions of a term follow its
+// posting list, outside the list's CRC: a query without a phrase reads
+// and checks the lists alone, as before, and a phrase reads the positions
+// of the terms holding its words only.
+//
 // Every block a query reads is checked, never the whole file: the header,
 // and a small segment's keys and deleted keys, by their CRCs in the
-// header; each gram list with its key, each term with its posting list,
-// each record by its doctab entry; every offset and length against its
-// section (index.load). A mismatch is errCorruptIndex. The header's CRCs
-// of the other sections are the builder's, for a check of the whole file.
+// header; each gram list with its key, each term with its posting list
+// and, apart, with its positions; each record by its doctab entry; every
+// offset and length against its section (index.load). A mismatch is
+// errCorruptIndex. The header's CRCs of the other sections are the
+// builder's, for a check of the whole file.
 const (
 	IndexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x04"
+	indexMagic  = "CGIGIX\x00\x05"
 	nSections   = 10
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
@@ -149,17 +164,80 @@ type section struct {
 	crc      uint32
 }
 
-// indexPosting is a document's counts for one term while building.
+// indexPosting is a document's counts for one term while building, and
+// where its positions start in the run's arena (encoded as in the
+// segment: its counts say how many). 16 bytes: a build holds millions.
 type indexPosting struct {
-	doc         int // its number: walk order
+	doc         uint32 // its number: walk order (the header's count is 32 bits)
 	text, title uint32
+	pos         uint32 // offset in the arena
 }
 
 // runPostings is how many postings a build holds in memory before it
 // writes them out as a run: about 16 bytes each, with the map's and the
-// slices' overhead about 64 MiB. A variable for the tests, which make
-// many runs of a few documents.
-var runPostings = 2 << 20
+// slices' overhead about 64 MiB. runPositions bounds the arena of their
+// positions (a long document may hold many occurrences a posting). Both
+// variables for the tests, which make many runs of a few documents.
+var (
+	runPostings  = 2 << 20
+	runPositions = 32 << 20
+)
+
+// docTerm is a term of the document being counted: its counts and its
+// positions in the text and in the title, delta-coded as they come.
+type docTerm struct {
+	text, title         uint32
+	lastText, lastTitle int
+	textPos, titlePos   []byte
+}
+
+// docTerms counts the terms of one document at a time, reusing its
+// memory from document to document.
+type docTerms struct {
+	at    map[string]int // term to its place in terms
+	terms []docTerm
+}
+
+// add counts term t at ordinal position i of the text, or of the title.
+func (c *docTerms) add(t string, i int, title bool) {
+	j, ok := c.at[t]
+	if !ok {
+		j = len(c.at)
+		c.at[t] = j
+		if j < len(c.terms) {
+			dt := &c.terms[j]
+			*dt = docTerm{textPos: dt.textPos[:0], titlePos: dt.titlePos[:0]}
+		} else {
+			c.terms = append(c.terms, docTerm{})
+		}
+	}
+	dt := &c.terms[j]
+	if title {
+		dt.titlePos = binary.AppendUvarint(dt.titlePos, uint64(i-dt.lastTitle))
+		dt.title++
+		dt.lastTitle = i
+	} else {
+		dt.textPos = binary.AppendUvarint(dt.textPos, uint64(i-dt.lastText))
+		dt.text++
+		dt.lastText = i
+	}
+}
+
+// count counts the terms of a document's folded text and title, each
+// term's positions numbered from 0 in each.
+func (c *docTerms) count(text, title string) {
+	clear(c.at)
+	i := 0
+	for t := range strings.FieldsFuncSeq(text, isTermSep) { // no slice of a term per word
+		c.add(t, i, false)
+		i++
+	}
+	i = 0
+	for t := range strings.FieldsFuncSeq(title, isTermSep) {
+		c.add(t, i, true)
+		i++
+	}
+}
 
 // segDoc is a document of a segment being written: its number in the
 // index's order (key) and what reading it gave.
@@ -208,15 +286,17 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	var doctab, keys []byte
 	docs := 0
 	postings := map[string][]indexPosting{}
+	var arena []byte // the positions of the postings held
 	held := 0
-	counts := map[string]*indexPosting{}
+	counts := docTerms{at: map[string]int{}}
 	var rec []byte
 	flush := func() error {
-		r, err := writeRun(dir, postings)
+		r, err := writeRun(dir, postings, arena)
 		if r != nil {
 			runs = append(runs, r)
 		}
 		clear(postings)
+		arena = arena[:0]
 		held = 0
 		return err
 	}
@@ -231,26 +311,15 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		if err := w.write(rec); err != nil {
 			return err
 		}
-		clear(counts)
-		count := func(t string) *indexPosting {
-			p := counts[t]
-			if p == nil {
-				p = &indexPosting{doc: docs}
-				counts[t] = p
-			}
-			return p
-		}
-		for t := range strings.FieldsFuncSeq(fold(d.text).text, isTermSep) { // no slice of a term per word
-			count(t).text++
-		}
-		for t := range strings.FieldsFuncSeq(fold(d.title).text, isTermSep) {
-			count(t).title++
-		}
-		for t, p := range counts {
-			postings[t] = append(postings[t], *p)
+		counts.count(fold(d.text).text, fold(d.title).text)
+		for t, j := range counts.at {
+			dt := &counts.terms[j]
+			p := indexPosting{doc: uint32(docs), text: dt.text, title: dt.title, pos: uint32(len(arena))}
+			arena = append(append(arena, dt.textPos...), dt.titlePos...)
+			postings[t] = append(postings[t], p)
 		}
 		docs++
-		if held += len(counts); held >= runPostings {
+		if held += len(counts.at); held >= runPostings || len(arena) >= runPositions {
 			return flush()
 		}
 		return nil
@@ -268,13 +337,16 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	secs[secPostings].off = uint64(w.off)
 	var dict, table []byte
 	terms := 0
-	err = mergeRuns(runs, func(term string, list []byte) error {
+	err = mergeRuns(runs, func(term string, list, positions []byte) error {
 		dict = append(append(dict, term...), '\n')
 		table = binary.LittleEndian.AppendUint64(table, uint64(w.off)-secs[secPostings].off)
 		table = binary.LittleEndian.AppendUint32(table, uint32(len(list)))
 		table = binary.LittleEndian.AppendUint32(table, termChecksum(term, list))
 		terms++
-		return w.write(list)
+		if err := w.write(list); err != nil {
+			return err
+		}
+		return w.write(positions)
 	})
 	if err != nil {
 		return st, err
@@ -319,8 +391,9 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 // writeRun writes postings to a new temporary file in dir, by term in
 // byte order: for each term its length and bytes, then its list's length
 // and the list (doc number delta, count in text, count in title, as
-// uvarints, the first delta from 0), then its last document number.
-func writeRun(dir string, postings map[string][]indexPosting) (*os.File, error) {
+// uvarints, the first delta from 0), its positions' length and positions
+// (from arena, in the order of the list), then its last document number.
+func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (*os.File, error) {
 	f, err := os.CreateTemp(dir, IndexName+"-*.run")
 	if err != nil {
 		return nil, err
@@ -331,12 +404,18 @@ func writeRun(dir string, postings map[string][]indexPosting) (*os.File, error) 
 	}
 	sort.Strings(terms)
 	bw := bufio.NewWriterSize(f, 1<<20)
-	var b []byte
+	var b, list, pos []byte
 	for _, t := range terms {
 		ps := postings[t]
+		list = encodeList(list[:0], ps, 0)
+		pos = pos[:0]
+		for _, p := range ps {
+			n, _ := uvarintsLen(arena[p.pos:], uint64(p.text)+uint64(p.title))
+			pos = append(pos, arena[p.pos:int(p.pos)+n]...)
+		}
 		b = appendString(b[:0], t)
-		list := encodeList(nil, ps, 0)
 		b = appendString(b, string(list))
+		b = appendString(b, string(pos))
 		b = binary.AppendUvarint(b, uint64(ps[len(ps)-1].doc))
 		if _, err := bw.Write(b); err != nil {
 			return f, err
@@ -353,54 +432,61 @@ func writeRun(dir string, postings map[string][]indexPosting) (*os.File, error) 
 // its first delta from prev.
 func encodeList(b []byte, ps []indexPosting, prev int) []byte {
 	for _, p := range ps {
-		b = binary.AppendUvarint(b, uint64(p.doc-prev))
+		b = binary.AppendUvarint(b, uint64(int(p.doc)-prev))
 		b = binary.AppendUvarint(b, uint64(p.text))
 		b = binary.AppendUvarint(b, uint64(p.title))
-		prev = p.doc
+		prev = int(p.doc)
 	}
 	return b
 }
 
 // runReader reads a run's entries in order.
 type runReader struct {
-	r    *bufio.Reader
-	term string
-	list []byte
-	last uint64
-	err  error // io.EOF at the end
+	r         *bufio.Reader
+	term      string
+	list, pos []byte
+	last      uint64
+	err       error // io.EOF at the end
 }
 
 func (r *runReader) next() {
-	var n uint64
-	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
+	var t []byte
+	if t, r.err = r.bytes(); r.err != nil {
 		return
 	}
-	t := make([]byte, n)
-	if _, r.err = io.ReadFull(r.r, t); r.err != nil {
+	if r.list, r.err = r.bytes(); r.err != nil {
 		return
 	}
-	if n, r.err = binary.ReadUvarint(r.r); r.err != nil {
-		return
-	}
-	r.list = make([]byte, n)
-	if _, r.err = io.ReadFull(r.r, r.list); r.err != nil {
+	if r.pos, r.err = r.bytes(); r.err != nil {
 		return
 	}
 	r.term = string(t)
 	r.last, r.err = binary.ReadUvarint(r.r)
 }
 
-// mergeRuns calls fn with every term of the runs in byte order and its
-// whole posting list: the runs' lists for the term, in run order (their
+// bytes reads a uvarint length and as many bytes.
+func (r *runReader) bytes() ([]byte, error) {
+	n, err := binary.ReadUvarint(r.r)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, n)
+	_, err = io.ReadFull(r.r, b)
+	return b, err
+}
+
+// mergeRuns calls fn with every term of the runs in byte order, its
+// whole posting list and its positions block as the segment holds it
+// (index.go): the runs' lists for the term, in run order (their
 // documents rise from run to run), each first delta made relative to the
-// previous list's last document.
-func mergeRuns(runs []*os.File, fn func(term string, list []byte) error) error {
+// previous list's last document, and their positions one after another.
+func mergeRuns(runs []*os.File, fn func(term string, list, positions []byte) error) error {
 	rs := make([]*runReader, len(runs))
 	for i, f := range runs {
 		rs[i] = &runReader{r: bufio.NewReaderSize(f, 256<<10)}
 		rs[i].next()
 	}
-	var list []byte
+	var list, pos, block []byte
 	for {
 		term, any := "", false
 		for _, r := range rs {
@@ -416,7 +502,7 @@ func mergeRuns(runs []*os.File, fn func(term string, list []byte) error) error {
 		if !any {
 			return nil
 		}
-		list = list[:0]
+		list, pos = list[:0], pos[:0]
 		prev, first := uint64(0), true
 		for _, r := range rs {
 			if r.err != nil || r.term != term {
@@ -428,10 +514,14 @@ func mergeRuns(runs []*os.File, fn func(term string, list []byte) error) error {
 			}
 			list = binary.AppendUvarint(list, d-prev)
 			list = append(list, r.list[n:]...)
+			pos = append(pos, r.pos...)
 			prev, first = r.last, false
 			r.next()
 		}
-		if err := fn(term, list); err != nil {
+		block = binary.AppendUvarint(block[:0], uint64(len(pos)))
+		block = binary.LittleEndian.AppendUint32(block, termChecksum(term, pos))
+		block = append(block, pos...)
+		if err := fn(term, list, block); err != nil {
 			return err
 		}
 	}

@@ -31,9 +31,10 @@ type index struct {
 // searchCost is the work a search did in the index, counted for the tests
 // that bound a query's cost.
 type searchCost struct {
-	postings int // posting entries decoded
-	records  int // document records read and matched
-	bytes    int // of the file read (touched in its mapping)
+	postings  int // posting entries decoded
+	positions int // positions decoded, for phrases
+	records   int // document records read and matched
+	bytes     int // of the file read (touched in its mapping)
 }
 
 // errSegmentGone is a segment the manifest names that is not there: an
@@ -312,6 +313,116 @@ func (ix *index) termsContaining(s string, fn func(t int, term []byte, count int
 	return nil
 }
 
+// positions reads the positions block of term t (index.go), which
+// follows its posting list, and checks it against its CRC.
+func (ix *index) positions(t int, term []byte) ([]byte, error) {
+	e, err := ix.readAt(ix.secs[secTerms], uint64(t)*entrySize, entrySize)
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	s := ix.secs[secPostings]
+	off := le.Uint64(e) + uint64(le.Uint32(e[8:]))
+	if off > s.len {
+		return nil, corrupt("positions of %q outside their section", term)
+	}
+	h, err := ix.readAt(s, off, min(binary.MaxVarintLen64+4, s.len-off))
+	if err != nil {
+		return nil, err
+	}
+	n, k := binary.Uvarint(h)
+	if k <= 0 || len(h) < k+4 {
+		return nil, corrupt("positions of %q", term)
+	}
+	b, err := ix.readAt(s, off+uint64(k)+4, n)
+	if err != nil {
+		return nil, err
+	}
+	if crc32Update(checksum(term), b) != le.Uint32(h[k:]) {
+		return nil, corrupt("positions of %q checksum", term)
+	}
+	return b, nil
+}
+
+// occurrence is a term at its ordinal position in a document's text or
+// title (field 0 or 1).
+type occurrence struct {
+	field, pos int
+	term       []byte
+}
+
+// termsAt are the terms a document holds at its positions.
+type termsAt struct {
+	term        []byte
+	at          []byte // their positions, text then title
+	text, title uint64 // how many of each
+}
+
+// stretches are the stretches of a document's text and title where a
+// phrase can be, put back from the positions of the terms holding its
+// words; their memory is reused from document to document.
+type stretches struct {
+	runs []string // each as the text holds it: its terms joined by a space
+	buf  []byte
+	occ  []occurrence
+	ends []int
+}
+
+// place puts the terms of ts back at their positions in a document and
+// makes s.runs the stretches of consecutive positions in one field. Every
+// term a phrase's match touches holds one of the phrase's words
+// (Query.phraseIn: the first word ends in its first term, each later
+// word starts a term or joins the word before inside one), so when ts
+// holds every term holding a word of the phrase, the phrase is in the
+// text if and only if it is in one of the stretches.
+func (s *stretches) place(ix *index, ts []termsAt) error {
+	s.occ = s.occ[:0]
+	for _, t := range ts {
+		r := reader{b: t.at}
+		for field, n := range [2]uint64{t.text, t.title} {
+			pos := -1
+			for i := range n {
+				d := r.uvarint()
+				if r.err != nil || d > math.MaxInt32 || i > 0 && d == 0 || uint64(pos+1)+d > math.MaxInt32 {
+					return corrupt("positions of %q", t.term)
+				}
+				pos = max(pos, 0) + int(d)
+				s.occ = append(s.occ, occurrence{field, pos, t.term})
+			}
+		}
+		ix.cost.positions += int(t.text + t.title)
+		if len(r.b) != 0 {
+			return corrupt("positions of %q", t.term)
+		}
+	}
+	slices.SortFunc(s.occ, func(a, b occurrence) int {
+		return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.pos, b.pos))
+	})
+	s.buf, s.ends = s.buf[:0], s.ends[:0]
+	for i, o := range s.occ {
+		if i > 0 {
+			switch p := s.occ[i-1]; {
+			case p.field == o.field && p.pos == o.pos:
+				return corrupt("two terms at position %d", o.pos)
+			case p.field == o.field && p.pos+1 == o.pos:
+				s.buf = append(s.buf, ' ')
+			default:
+				s.ends = append(s.ends, len(s.buf))
+			}
+		}
+		s.buf = append(s.buf, o.term...)
+	}
+	s.ends = append(s.ends, len(s.buf))
+	text := string(s.buf) // one string a document, its stretches cut from it
+	s.runs = s.runs[:0]
+	start := 0
+	for _, e := range s.ends {
+		s.runs = append(s.runs, text[start:e])
+		start = e
+	}
+	return nil
+}
+
 // cand is a document of a segment that matches, by number, and its score.
 type cand struct {
 	doc, score int
@@ -322,8 +433,10 @@ type cand struct {
 // needle (no white space: ParseQuery cuts at it) is looked up in the dictionary, and the posting
 // lists give each document's score and the needles it holds without
 // reading it: only the documents shown are read, for their title, URL and
-// snippet, by match, the function the scan uses, and those whose match
-// hangs on a phrase, to see whether its words are side by side.
+// snippet, by match, the function the scan uses. A phrase is decided from
+// the positions of the terms holding its words, put back in their places
+// (stretches) and searched as the scan searches the text (phraseIn): a
+// document's record is not read for it.
 //
 // Each posting list is read once, whatever number of needles its term
 // holds: the term's weight (the sum of each needle's weight times its
@@ -334,8 +447,8 @@ type cand struct {
 // segment: a query costs what its posting lists hold, in time and in
 // memory touched (a table by document number would fault in a page for
 // nearly every match). A query so decodes at most every posting entry
-// once, and reads at most n documents plus, for a phrase, those that hold
-// all its words.
+// once (and, for a phrase, the positions of the lists holding its words
+// once), and reads at most n documents.
 //
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
@@ -343,10 +456,22 @@ type cand struct {
 func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
+	// The needles of phrases, whose terms' positions are read.
+	phraseWords := make([]uint64, words)
+	for _, items := range append([][]item{q.none}, q.all...) {
+		for _, it := range items {
+			for _, i := range it.words {
+				if it.phrase {
+					phraseWords[i/64] |= 1 << (i % 64)
+				}
+			}
+		}
+	}
 	type termHit struct {
 		term   []byte
 		weight int
 		has    []uint64
+		phrase bool // holds a needle of a phrase
 	}
 	hits := map[int]*termHit{}
 	for j, n := range needles {
@@ -365,8 +490,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	terms := make([]int, 0, len(hits))
-	for t := range hits {
+	for t, h := range hits {
 		terms = append(terms, t)
+		for i, m := range h.has {
+			h.phrase = h.phrase || m&phraseWords[i] != 0
+		}
 	}
 	sort.Ints(terms) // read the postings section in order
 	// A cursor is a posting list's next entry.
@@ -376,21 +504,38 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		doc   int // of the entry at the head
 		score int // its weight times its count
 		first bool
+		// For a term holding a phrase's word: its positions from the
+		// head entry's on, and the head entry's.
+		pos reader
+		at  termsAt
 	}
 	// next moves c to its next entry; false at the end of the list.
 	next := func(c *cursor) (bool, error) {
 		if len(c.r.b) == 0 {
+			if len(c.pos.b) != 0 {
+				return false, corrupt("positions of %q", c.h.term)
+			}
 			return false, nil
 		}
 		delta, text, title := c.r.uvarint(), c.r.uvarint(), c.r.uvarint()
 		// Numbers rise (a first delta may be 0) and stay in the table.
-		if c.r.err != nil || delta >= uint64(ix.docs-c.doc) || !c.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 {
+		if c.r.err != nil || delta >= uint64(ix.docs-c.doc) || !c.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
 			return false, corrupt("posting list of %q", c.h.term)
 		}
 		ix.cost.postings++
 		c.first = false
 		c.doc += int(delta)
 		c.score = c.h.weight * int(text+3*title)
+		if c.h.phrase {
+			// Step over the entry's positions, decoded only for a
+			// document that holds all a phrase's words.
+			n, ok := uvarintsLen(c.pos.b, text+title)
+			if !ok {
+				return false, corrupt("positions of %q", c.h.term)
+			}
+			c.at = termsAt{term: c.h.term, at: c.pos.b[:n], text: text, title: title}
+			c.pos.b = c.pos.b[n:]
+		}
 		return true, nil
 	}
 	heads := make([]*cursor, 0, len(terms)) // a min-heap by document
@@ -420,6 +565,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 		c := &cursors[i]
 		*c = cursor{h: h, r: reader{b: list}, first: true}
+		if h.phrase {
+			if c.pos.b, err = ix.positions(t, h.term); err != nil {
+				return nil, err
+			}
+		}
 		ok, err := next(c)
 		if err != nil {
 			return nil, err
@@ -432,15 +582,23 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		down(i)
 	}
 	row := make([]uint64, words) // the needles the document holds
+	var (
+		here []termsAt // the terms holding a phrase's word the document holds
+		st   stretches
+	)
 	for len(heads) > 0 {
 		// Every list holding document d is at its head now: a document
 		// no list holds holds no needle, and matches nothing (every
 		// query asks for at least one word: Query.matches).
 		d, score := heads[0].doc, 0
 		clear(row)
+		here = here[:0]
 		for len(heads) > 0 && heads[0].doc == d {
 			c := heads[0]
 			score += c.score
+			if c.h.phrase {
+				here = append(here, c.at)
+			}
 			for i, m := range c.h.has {
 				row[i] |= m
 			}
@@ -457,20 +615,23 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		if len(dead) > 0 && dead[ix.key(d)] {
 			continue // replaced or removed: not even read for a phrase
 		}
-		var ft, fb *folded // the document's, read for a phrase
+		placed := false // st holds the document's stretches
 		phrase := func(it item) bool {
 			if err != nil {
 				return false
 			}
-			if ft == nil {
-				var title, text string
-				if _, title, text, err = ix.record(d); err != nil {
+			if !placed {
+				if err = st.place(ix, here); err != nil {
 					return false
 				}
-				t, b := fold(title), fold(text)
-				ft, fb = &t, &b
+				placed = true
 			}
-			return q.phraseIn(ft.text, it) || q.phraseIn(fb.text, it)
+			for _, r := range st.runs {
+				if q.phraseIn(r, it) {
+					return true
+				}
+			}
+			return false
 		}
 		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
 			cands = append(cands, cand{d, score})
@@ -480,6 +641,19 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	return cands, nil
+}
+
+// uvarintsLen is the length of the first n uvarints of b; false if b
+// holds fewer.
+func uvarintsLen(b []byte, n uint64) (int, bool) {
+	for i, c := range b {
+		if c < 0x80 {
+			if n--; n == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // key is document d's key.

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -41,6 +42,31 @@ func scanAll(dir string, q *Query) ([]hit, []string, error) {
 
 // makeIndex writes docs (path -> content) into a new folder.
 func makeIndex(t *testing.T, docs map[string]string) string { return testdocs.Folder(t, docs) }
+
+// built builds the index of dir and gives its manifest's path.
+func built(t testing.TB, dir string) string {
+	t.Helper()
+	st, err := (&Folder{Dir: dir}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Path
+}
+
+// answersAsTheScan checks that the index at path answers q as the scan
+// of dir does, hit for hit, and tells whether the scan found anything.
+func answersAsTheScan(t testing.TB, dir, path string, q *Query) bool {
+	t.Helper()
+	want, _, err := scanAll(dir, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := indexAll(path, q)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("%v\nindex %d %+v\nscan  %d %+v", err, len(got), got, len(want), want)
+	}
+	return len(want) > 0
+}
 
 // searched is what Folder.Search gave, and what it logged.
 type searched struct {

@@ -34,6 +34,19 @@ func worstQuery() []string {
 	return q
 }
 
+// pairs are the words of ws two by two, each pair a phrase, OR between
+// them.
+func pairs(ws []string) []string {
+	var q []string
+	for i := 0; i+1 < len(ws); i += 2 {
+		if i > 0 {
+			q = append(q, "OR")
+		}
+		q = append(q, `"`+ws[i]+" "+ws[i+1]+`"`)
+	}
+	return q
+}
+
 // indexCost runs one search in the index whose manifest is at path and
 // says what it did, in all its segments.
 func indexCost(t testing.TB, path string, q *Query) searchCost {
@@ -61,6 +74,7 @@ func indexCostAlloc(t testing.TB, path string, q *Query) (searchCost, uint64) {
 	for _, ix := range segs {
 		c.postings += ix.cost.postings
 		c.records += ix.cost.records
+		c.positions += ix.cost.positions
 		c.bytes += ix.cost.bytes
 	}
 	return c, after.TotalAlloc - before.TotalAlloc
@@ -83,10 +97,13 @@ func TestQueryCostIsBounded(t *testing.T) {
 		{"100 words that each hit many terms", worstQuery()},
 		{"one word 100 times", strings.Fields(strings.Repeat("e ", 100))},
 		{"100 words in one keyword, cut at spaces of every kind", []string{strings.Join(worstQuery(), "\u3000")}},
+		{"a phrase of 100 words that each hit many terms", []string{`"` + strings.Join(worstQuery(), " ") + `"`}},
+		{"a phrase of one word 100 times", []string{`"` + strings.Repeat("e ", 100) + `"`}},
+		{"50 phrases of two words, any of them", pairs(worstQuery())},
 	} {
 		t.Run(tc.name+" costs at most 10 times a one-letter word", func(t *testing.T) {
 			c := indexCost(t, st.Path, queryOf(t, tc.query...))
-			if c.postings > 10*one.postings || c.records > 10*max(one.records, 1) {
+			if c.postings > 10*one.postings || c.records > 10*max(one.records, 1) || c.positions > 10*one.postings {
 				t.Errorf("cost %+v; one word %+v", c, one)
 			}
 			t.Logf("cost %+v; one word %+v", c, one)

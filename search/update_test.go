@@ -66,11 +66,12 @@ func rebuiltCopy(t *testing.T, dir string) string {
 }
 
 // updateQueries are searched after every update: the generator's words,
-// the documents the steps write, a phrase, an exclusion, OR.
+// the documents the steps write, phrases, an exclusion, OR.
 var updateQueries = [][]string{
 	{bench.Needle}, {bench.Hay}, {bench.Needle, bench.Hay}, {"a"}, {"e"},
 	{"zebra"}, {"quagga"}, {"straße"}, {"ｲﾝｻﾂ"}, {`"zebra crossing"`},
 	{"zebra", "-quagga"}, {"zebra", "OR", "okapi"}, {"größe"},
+	{`"zebra crossing"`, "OR", "okapi"}, {"zebra", `-"zebra crossing"`}, {`"zebra herd quagga"`},
 }
 
 // sameAnswers checks that the index of dir answers every update query as
