@@ -96,29 +96,38 @@ func malformedEUCJP(s []byte) bool {
 	return false
 }
 
-// malformedEUCKR follows § 14.1.1: 81-FE lead a pair whose trail is 41-FE;
-// 80 and FF are errors.
-func malformedEUCKR(s []byte) bool { return malformedPairs(s, 0x41, 0xFE, 0x41, 0xFE) }
+// malformedEUCKR follows § 14.1.1: 81-FE lead a pair; 80 and FF are
+// errors. Its index (KS X 1001 in A1-FE A1-FE, the Unified Hangul Code
+// around it) maps trails 41-5A, 61-7A and 81-FE after leads up to C6, and
+// only trails A1-FE after the later ones: "Müller" in windows-1252 (FC 6C)
+// is no pair of it.
+func malformedEUCKR(s []byte) bool {
+	return malformedPairs(s, func(lead, trail byte) bool {
+		return in(trail, 0xA1, 0xFE) || lead <= 0xC6 && (in(trail, 0x41, 0x5A) || in(trail, 0x61, 0x7A) || in(trail, 0x81, 0xA0))
+	})
+}
 
 // malformedBig5 follows § 12.1.1: 81-FE lead a pair whose trail is 40-7E
-// or A1-FE; 80 and FF are errors.
-func malformedBig5(s []byte) bool { return malformedPairs(s, 0x40, 0x7E, 0xA1, 0xFE) }
+// or A1-FE; 80 and FF are errors. Its index maps no pair after 81-86
+// (HKSCS begins at 87 40).
+func malformedBig5(s []byte) bool {
+	return malformedPairs(s, func(lead, trail byte) bool {
+		return lead >= 0x87 && (in(trail, 0x40, 0x7E) || in(trail, 0xA1, 0xFE))
+	})
+}
 
 // malformedPairs is the check of an encoding of ASCII and pairs: 81-FE
-// lead a pair whose trail is lo1-hi1 or lo2-hi2; 80 and FF are errors.
-func malformedPairs(s []byte, lo1, hi1, lo2, hi2 byte) bool {
+// lead a pair that may be valid when ok says so; 80 and FF are errors.
+func malformedPairs(s []byte, ok func(lead, trail byte) bool) bool {
 	for i := 0; i < len(s); i++ {
 		b := s[i]
 		if b < 0x80 {
 			continue
 		}
-		if !in(b, 0x81, 0xFE) {
+		if !in(b, 0x81, 0xFE) || i+1 == len(s) || !ok(b, s[i+1]) {
 			return true
 		}
 		i++
-		if i == len(s) || !(in(s[i], lo1, hi1) || in(s[i], lo2, hi2)) {
-			return true
-		}
 	}
 	return false
 }
