@@ -93,6 +93,15 @@ const gbkReplacement = "\x84\x31\xA4\x37"
 // clean when it holds no U+FFFD, or only what those bytes stand for, and
 // it is then charset.Decode's output.
 func (sc *scratch) decodeClean(c *candidate, samples [][]byte) bool {
+	if c.malformed != nil {
+		// Most values in no multibyte encoding are malformed in it: found
+		// so, they need no decoder.
+		for _, s := range samples {
+			if c.malformed(s) {
+				return false
+			}
+		}
+	}
 	sc.out, sc.ends = sc.out[:0], sc.ends[:0]
 	suspect := false
 	for _, s := range samples {
