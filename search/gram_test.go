@@ -201,17 +201,20 @@ func TestTermSectionsAreTheInMemoryOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name         string
-		pairs, fanIn int
+		name                string
+		pairs, terms, fanIn int
 	}{
-		{"one run", 1 << 30, 64},
-		{"runs of 1,000 pairs, merged at the end", 1000, 1000},
-		{"runs of 37 pairs, merged 3 at a time as they come", 37, 3},
-		{"runs of one term, merged 2 at a time as they come", 1, 2},
+		{"one run", 1 << 30, 1 << runIDBits, 64},
+		{"runs of 1,000 pairs, merged at the end", 1000, 1 << runIDBits, 1000},
+		{"runs of 37 pairs, merged 3 at a time as they come", 37, 1 << runIDBits, 3},
+		{"runs of one term, merged 2 at a time as they come", 1, 1 << runIDBits, 2},
+		{"runs of 5 terms, however many pairs", 1 << 30, 5, 64},
 	} {
 		t.Run(tc.name+" give the in-memory sections", func(t *testing.T) {
-			defer func(p, f, b int) { gramRunPairs, gramFanIn, gramReadBuf = p, f, b }(gramRunPairs, gramFanIn, gramReadBuf)
-			gramRunPairs, gramFanIn, gramReadBuf = tc.pairs, tc.fanIn, 16
+			defer func(p, n, f, b int) {
+				gramRunPairs, runTerms, gramFanIn, gramReadBuf = p, n, f, b
+			}(gramRunPairs, runTerms, gramFanIn, gramReadBuf)
+			gramRunPairs, runTerms, gramFanIn, gramReadBuf = tc.pairs, tc.terms, tc.fanIn, 16
 			st, err := (&Folder{Dir: dir}).Rebuild()
 			if err != nil {
 				t.Fatal(err)
@@ -249,5 +252,24 @@ func TestTermSectionsAreTheInMemoryOnes(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, IndexName+"-*")); len(left) != 0 {
 		t.Errorf("left behind: %q", left)
+	}
+}
+
+func TestPackedPairsSortAsKeyThenID(t *testing.T) {
+	keys := []uint64{gramKey(0, -1), gramKey(0, 0), gramKey('a', -1), gramKey('a', 'b'), gramKey(utf8.RuneError, utf8.MaxRune),
+		gramKey(utf8.MaxRune, -1), gramKey(utf8.MaxRune, 0), gramKey(utf8.MaxRune, utf8.MaxRune)}
+	ids := []int{0, 1, 1<<runIDBits - 1}
+	var prev uint64
+	for i, k := range keys {
+		for j, id := range ids {
+			p := packPair(k, id)
+			if pairKey(p) != k || int(p&(1<<runIDBits-1)) != id {
+				t.Errorf("key %x, id %d packed as %x: key %x, id %d", k, id, p, pairKey(p), p&(1<<runIDBits-1))
+			}
+			if (i > 0 || j > 0) && p <= prev {
+				t.Errorf("key %x, id %d packed as %x, not above the pair before, %x", k, id, p, prev)
+			}
+			prev = p
+		}
 	}
 }
