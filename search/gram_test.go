@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -271,5 +272,56 @@ func TestPackedPairsSortAsKeyThenID(t *testing.T) {
 			}
 			prev = p
 		}
+	}
+}
+
+func TestMergeGramRunsRefusesABrokenRun(t *testing.T) {
+	run := func(t *testing.T, uvarints ...uint64) *os.File {
+		var b []byte
+		for _, u := range uvarints {
+			b = binary.AppendUvarint(b, u)
+		}
+		f, err := os.CreateTemp(t.TempDir(), "run")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		if _, err := f.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Seek(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name string
+		runs [][]uint64 // each: key delta, count, id deltas...
+		want []uint64   // the merge: key, count, ids...
+	}{
+		{"runs whose ids rise merge", [][]uint64{{5, 2, 0, 3}, {5, 1, 4, 2, 1, 9}}, []uint64{5, 3, 0, 3, 4, 7, 1, 9}},
+		{"a key's ids repeated in a run", [][]uint64{{5, 2, 3, 0}}, nil},
+		{"a later run's id not above an earlier run's", [][]uint64{{5, 1, 3}, {5, 1, 3}}, nil},
+		{"a key of no ids", [][]uint64{{5, 0}}, nil},
+		{"a run cut short after a key", [][]uint64{{5}}, nil},
+		{"a run cut short in its ids", [][]uint64{{5, 2, 1}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var files []*os.File
+			for _, r := range tc.runs {
+				files = append(files, run(t, r...))
+			}
+			var got []uint64
+			err := mergeGramRuns(files, func(k, n uint64) error {
+				got = append(got, k, n)
+				return nil
+			}, func(x uint64) error {
+				got = append(got, x)
+				return nil
+			})
+			if tc.want == nil && err != errCorruptRun || tc.want != nil && (err != nil || !reflect.DeepEqual(got, tc.want)) {
+				t.Errorf("%v, %v; want %v", got, err, tc.want)
+			}
+		})
 	}
 }
