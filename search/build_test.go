@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -58,5 +60,72 @@ func TestMoreThanTenThousandDocuments(t *testing.T) {
 	p, err = (&Folder{Dir: dir}).Search(queryOf(t, "doc"), 1, 10)
 	if err != nil || p.Total != 10001 || p.Results[0].URL != "d0/0.txt" || p.Results[9].URL != "d0/9.txt" {
 		t.Errorf("%v %+v", err, p)
+	}
+}
+
+// sentenceSite is n documents, each an unsegmented Japanese sentence of
+// its own of about 600 bytes: a term of its own, so the dictionary and
+// the grams grow with n.
+func sentenceSite(t *testing.T, n int) string {
+	docs := map[string]string{}
+	for i, text := range sentences(n, 75, 2) {
+		docs[fmt.Sprintf("d%d/%d.txt", i/1000, i)] = text
+	}
+	return makeIndex(t, docs)
+}
+
+// heapPeak runs fn and gives the highest heap it saw (HeapAlloc, sampled,
+// the collector run often so that it stays near the live heap) above the
+// live heap before.
+func heapPeak(fn func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	done, sampled := make(chan bool), make(chan bool)
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+			select {
+			case <-done:
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+	}()
+	fn()
+	close(done)
+	<-sampled
+	return peak - base
+}
+
+// TestBuildMemoryDoesNotFollowTheTerms builds indexes of n and 4n
+// documents of a term each, with small bounds on the runs, and holds the
+// heap the build peaks at to grow by no more than the tables of a
+// document (its entry in the document table, the stat table and the
+// walk's: 200 bytes a document) and 2 MiB: the dictionary, the term
+// table, its index and the grams grow with the terms and go to disk.
+func TestBuildMemoryDoesNotFollowTheTerms(t *testing.T) {
+	defer func(p, g, f int) { runPostings, gramRunPairs, gramFanIn = p, g, f }(runPostings, gramRunPairs, gramFanIn)
+	runPostings, gramRunPairs, gramFanIn = 8000, 1<<14, 8
+	const n = 4000
+	var peaks [2]uint64
+	for i, docs := range []int{n, 4 * n} {
+		dir := sentenceSite(t, docs)
+		peaks[i] = heapPeak(func() {
+			st, err := (&Folder{Dir: dir}).Rebuild()
+			if err != nil || st.Terms < docs {
+				t.Fatalf("%v: %d terms", err, st.Terms)
+			}
+		})
+	}
+	t.Logf("heap peak over %d documents %d bytes, over %d %d", n, peaks[0], 4*n, peaks[1])
+	if allowed := peaks[0] + 3*n*200 + 2<<20; peaks[1] > allowed {
+		t.Errorf("%d terms peaked at %d bytes, %d at %d: more than %d", 4*n, peaks[1], n, peaks[0], allowed)
 	}
 }

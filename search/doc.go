@@ -61,7 +61,10 @@
 // records go to the file as documents are read, postings are written out
 // in sorted runs of at most runPostings, and the runs are merged term by
 // term at the end. Documents are numbered in walk order, so merging runs
-// is appending lists and no document table is sorted.
+// is appending lists and no document table is sorted. Nor does it follow
+// the number of terms: the dictionary and its tables go to temporary
+// files as the merge gives the terms, and the grams are built in sorted
+// runs as the postings are.
 //
 // Build with an index walks the folder and stats each document, and
 // joins the walk with the stat table the last build left (path, size,

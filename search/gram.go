@@ -1,7 +1,11 @@
 package search
 
 import (
+	"bufio"
 	"encoding/binary"
+	"errors"
+	"io"
+	"os"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -40,59 +44,347 @@ func gramKey(r, r2 rune) uint64 {
 	return uint64(r)<<32 | uint64(r2+1)
 }
 
-// gramEntry is a key of the grams section and its list.
-type gramEntry struct {
-	key  uint64
-	last int // the last term id appended
-	list []byte
+// termGrams appends to keys the distinct keys of term's grams, in order.
+func termGrams(keys []uint64, term string) []uint64 {
+	prev := rune(-1)
+	for _, r := range term { // an invalid byte is utf8.RuneError, one byte long
+		keys = append(keys, gramKey(r, -1))
+		if prev >= 0 {
+			keys = append(keys, gramKey(prev, r))
+		}
+		prev = r
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
-// gramIndex builds the grams and gram lists sections from the dictionary
-// (each term followed by '\n', in id order). Its memory follows the
-// dictionary's size: at most two keys a code point, a few bytes each.
-func gramIndex(dict []byte) (grams, lists []byte) {
-	byKey := map[uint64]*gramEntry{}
-	add := func(key uint64, id int) {
-		e := byKey[key]
-		if e == nil {
-			e = &gramEntry{key: key}
-			byKey[key] = e
-		} else if e.last == id && len(e.list) > 0 {
-			return // already listed for this term
+// The grams and gram lists sections are built as the postings are, in
+// memory bounded whatever the number of terms: the pairs (gram key, term
+// id) of the terms, in id order, are gathered up to gramRunPairs, sorted
+// and written out as a run (a temporary file beside the index); the runs
+// are merged key by key at the end, a list streamed to the gram lists
+// section as it is merged, never held whole. Term ids rise from run to
+// run, so a key's list is its runs' lists one after the other, and runs
+// next to each other merge into a run of the same kind: gramFanIn runs of
+// a level merge into one of the next as they come, and at the end the
+// last ones merge until gramFanIn are left, so the files open and their
+// read buffers are bounded too.
+
+// gramRunPairs is how many (gram key, term id) pairs a build holds before
+// writing them out as a run: 8 bytes each, 16 MiB; a variable for the
+// tests, as are gramFanIn and gramReadBuf.
+var gramRunPairs = 2 << 20
+
+var (
+	gramFanIn   = 64
+	gramReadBuf = 64 << 10
+)
+
+// A pair is packed in a uint64, so that a run is sorted as plain
+// integers, in half the memory of a struct: the key's two code points, 21
+// bits each (U+10FFFF, and U+10FFFF plus one, fit), then the term's id
+// less the run's first, runIDBits: a run ends before it would need more,
+// at runTerms terms (a variable for the tests).
+const runIDBits = 22
+
+var runTerms = 1 << runIDBits
+
+func packPair(key uint64, rel int) uint64 {
+	return key>>32<<43 | key&(1<<21-1)<<runIDBits | uint64(rel)
+}
+
+// pairKey is the key of a packed pair.
+func pairKey(p uint64) uint64 { return p>>43<<32 | p>>runIDBits&(1<<21-1) }
+
+// gramRuns gathers the grams of the terms, in id order, into runs.
+type gramRuns struct {
+	tmp   *tempFiles
+	pairs []uint64 // packed (packPair)
+	first int      // the term id the pairs held start at
+	keys  []uint64 // the term's, reused
+	runs  []gramRun
+}
+
+// gramRun is a run and its level: the number of merges that made it.
+type gramRun struct {
+	f     *os.File
+	level int
+}
+
+func (g *gramRuns) add(term string, id int) error {
+	g.keys = termGrams(g.keys[:0], term)
+	need := len(g.pairs) + len(g.keys)
+	if len(g.pairs) > 0 && (need > gramRunPairs || id-g.first >= runTerms) {
+		if err := g.flush(); err != nil {
+			return err
 		}
-		e.list = binary.AppendUvarint(e.list, uint64(id-e.last))
-		e.last = id
+		need = len(g.keys)
 	}
-	id := 0
-	for len(dict) > 0 {
-		prev := rune(-1)
-		for len(dict) > 0 && dict[0] != '\n' {
-			r, n := utf8.DecodeRune(dict)
-			dict = dict[n:]
-			add(gramKey(r, -1), id)
-			if prev >= 0 {
-				add(gramKey(prev, r), id)
+	if len(g.pairs) == 0 {
+		g.first = id
+	}
+	if need > cap(g.pairs) { // grown by hand: append's growth would pass the bound
+		p := make([]uint64, len(g.pairs), max(need, min(2*cap(g.pairs), gramRunPairs)))
+		copy(p, g.pairs)
+		g.pairs = p
+	}
+	for _, k := range g.keys {
+		g.pairs = append(g.pairs, packPair(k, id-g.first))
+	}
+	return nil
+}
+
+// flush writes the pairs held as a run, sorted by key then id: for each
+// key, the key (a uvarint delta from the previous one), the number of its
+// ids and the ids (uvarint deltas, the first from 0).
+func (g *gramRuns) flush() error {
+	if len(g.pairs) == 0 {
+		return nil
+	}
+	slices.Sort(g.pairs)
+	f, err := g.tmp.create()
+	if err != nil {
+		return err
+	}
+	g.runs = append(g.runs, gramRun{f: f})
+	bw := bufio.NewWriterSize(f, gramReadBuf)
+	var b []byte
+	prevKey := uint64(0)
+	for i := 0; i < len(g.pairs); {
+		k := pairKey(g.pairs[i])
+		j := i
+		for j < len(g.pairs) && g.pairs[j]>>runIDBits == g.pairs[i]>>runIDBits {
+			j++
+		}
+		b = binary.AppendUvarint(b[:0], k-prevKey)
+		b = binary.AppendUvarint(b, uint64(j-i))
+		prevID := uint64(0)
+		for _, p := range g.pairs[i:j] {
+			id := uint64(g.first) + p&(1<<runIDBits-1)
+			b = binary.AppendUvarint(b, id-prevID)
+			prevID = id
+		}
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+		prevKey, i = k, j
+	}
+	g.pairs = g.pairs[:0]
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err = f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	for {
+		n := len(g.runs)
+		i := n - 1
+		for i > 0 && g.runs[i-1].level == g.runs[n-1].level {
+			i--
+		}
+		if n-i < gramFanIn {
+			return nil
+		}
+		if err := g.mergeLast(n - i); err != nil {
+			return err
+		}
+	}
+}
+
+// mergeLast merges the last n runs into one.
+func (g *gramRuns) mergeLast(n int) error {
+	last := g.runs[len(g.runs)-n:]
+	files := make([]*os.File, n)
+	level := 0
+	for i, r := range last {
+		files[i], level = r.f, max(level, r.level+1)
+	}
+	f, err := g.mergeInto(files)
+	if err != nil {
+		return err
+	}
+	for _, r := range files {
+		g.tmp.remove(r)
+	}
+	g.runs = append(g.runs[:len(g.runs)-n], gramRun{f: f, level: level})
+	return nil
+}
+
+// gramRunReader reads a run: key and n, the ids of the key not yet read.
+type gramRunReader struct {
+	r      *bufio.Reader
+	key, n uint64
+	id     uint64 // the last read
+	eof    bool
+}
+
+// nextKey moves to the next key, once its ids are read.
+func (r *gramRunReader) nextKey() error {
+	d, err := binary.ReadUvarint(r.r)
+	if err == io.EOF {
+		r.eof = true
+		return nil
+	}
+	if err == nil {
+		r.n, err = binary.ReadUvarint(r.r)
+	}
+	if err != nil || r.n == 0 {
+		return errCorruptRun
+	}
+	r.key += d
+	r.id = 0
+	return nil
+}
+
+var errCorruptRun = errors.New("a run of the build is corrupt")
+
+// mergeGramRuns merges runs, whose ids rise from run to run: for each key
+// in order, key(k, n) with its number of ids, then id(x) for each id,
+// rising.
+func mergeGramRuns(runs []*os.File, key func(k, n uint64) error, id func(x uint64) error) error {
+	rs := make([]*gramRunReader, len(runs))
+	for i, f := range runs {
+		rs[i] = &gramRunReader{r: bufio.NewReaderSize(f, gramReadBuf)}
+		if err := rs[i].nextKey(); err != nil {
+			return err
+		}
+	}
+	for {
+		k, n, any := uint64(0), uint64(0), false
+		for _, r := range rs {
+			if !r.eof && (!any || r.key < k) {
+				k, any = r.key, true
 			}
-			prev = r
 		}
-		dict = dict[1:]
-		id++
+		if !any {
+			return nil
+		}
+		for _, r := range rs {
+			if !r.eof && r.key == k {
+				n += r.n
+			}
+		}
+		if err := key(k, n); err != nil {
+			return err
+		}
+		last, first := uint64(0), true
+		for _, r := range rs {
+			if r.eof || r.key != k {
+				continue
+			}
+			for ; r.n > 0; r.n-- {
+				d, err := binary.ReadUvarint(r.r)
+				if err != nil || !first && r.id+d <= last { // ids rise within a key, across the runs too
+					return errCorruptRun
+				}
+				r.id += d
+				last, first = r.id, false
+				if err := id(r.id); err != nil {
+					return err
+				}
+			}
+			if err := r.nextKey(); err != nil {
+				return err
+			}
+		}
 	}
-	keys := make([]*gramEntry, 0, len(byKey))
-	for _, e := range byKey {
-		keys = append(keys, e)
+}
+
+// mergeInto merges runs into one new run of the same form.
+func (g *gramRuns) mergeInto(runs []*os.File) (*os.File, error) {
+	f, err := g.tmp.create()
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
+	bw := bufio.NewWriterSize(f, gramReadBuf)
+	var b []byte
+	prevKey, prevID := uint64(0), uint64(0)
+	put := func(b []byte) error { _, err := bw.Write(b); return err }
+	err = mergeGramRuns(runs, func(k, n uint64) error {
+		b = binary.AppendUvarint(b[:0], k-prevKey)
+		prevKey, prevID = k, 0
+		return put(binary.AppendUvarint(b, n))
+	}, func(x uint64) error {
+		b = binary.AppendUvarint(b[:0], x-prevID)
+		prevID = x
+		return put(b)
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	return f, err
+}
+
+// write writes the grams section to w, in its place in the segment, and
+// the gram lists section to a spill, copied after it.
+func (g *gramRuns) write(w *offsetWriter) (grams section, lists *spill, err error) {
+	if err := g.flush(); err != nil {
+		return grams, nil, err
+	}
+	g.pairs, g.keys = nil, nil
+	for len(g.runs) > gramFanIn {
+		if err := g.mergeLast(gramFanIn); err != nil {
+			return grams, nil, err
+		}
+	}
+	if lists, err = newSpill(g.tmp); err != nil {
+		return grams, nil, err
+	}
 	le := binary.LittleEndian
-	grams = make([]byte, 0, len(keys)*gramSize)
-	for _, e := range keys {
-		grams = le.AppendUint64(grams, e.key)
-		grams = le.AppendUint64(grams, uint64(len(lists)))
-		grams = le.AppendUint32(grams, uint32(len(e.list)))
-		grams = le.AppendUint32(grams, gramChecksum(e.key, e.list))
-		lists = append(lists, e.list...)
+	grams = section{off: uint64(w.off)}
+	var (
+		out, b    []byte // the grams section's entries not yet written
+		key, prev uint64
+		off       uint64
+		crc       uint32
+		open      bool
+	)
+	// entry ends the entry of the key before.
+	entry := func() error {
+		if !open {
+			return nil
+		}
+		e := le.AppendUint64(b[:0], key)
+		e = le.AppendUint64(e, off)
+		e = le.AppendUint32(e, uint32(lists.len-off))
+		e = le.AppendUint32(e, crc)
+		grams.crc = crc32Update(grams.crc, e)
+		grams.len += uint64(len(e))
+		out = append(out, e...)
+		if len(out) < gramReadBuf {
+			return nil
+		}
+		err := w.write(out)
+		out = out[:0]
+		return err
 	}
-	return grams, lists
+	files := make([]*os.File, len(g.runs))
+	for i, r := range g.runs {
+		files[i] = r.f
+	}
+	err = mergeGramRuns(files, func(k, _ uint64) error {
+		if err := entry(); err != nil {
+			return err
+		}
+		key, prev, off, open = k, 0, lists.len, true
+		crc = checksum(le.AppendUint64(b[:0], k))
+		return nil
+	}, func(x uint64) error {
+		b = binary.AppendUvarint(b[:0], x-prev)
+		prev = x
+		crc = crc32Update(crc, b)
+		return lists.write(b)
+	})
+	if err == nil {
+		err = entry()
+	}
+	if err == nil {
+		err = w.write(out)
+	}
+	return grams, lists, err
 }
 
 // gramChecksum covers a gram's key and its list: a list read under

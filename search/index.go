@@ -2,7 +2,6 @@ package search
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -258,9 +257,11 @@ type segDoc struct {
 // (a temporary file beside the index); the runs are merged term by term
 // into the postings section at the end, one term's list in memory at a
 // time. Documents are numbered in walk order, so a run's lists follow the
-// previous run's and merging them is appending. What stays in memory is
-// 16 bytes a document (the document table; 24 in a small segment, with
-// its key) and the dictionary.
+// previous run's and merging them is appending. The tables that grow with
+// the terms (the dictionary, the term table, its index, the grams) go to
+// temporary files as the merge gives the terms (spill.go, gram.go). What
+// stays in memory is 16 bytes a document (the document table; 24 in a
+// small segment, with its key).
 func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn func(segDoc) error) error) (st Stats, err error) {
 	path := filepath.Join(dir, name)
 	st.Segment = path
@@ -333,16 +334,20 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	var secs [nSections]section
 	secs[secDocs] = section{off: uint64(headerSize), len: uint64(w.off - int64(headerSize))}
 
-	// The postings section, merged from the runs, then the tables.
+	// The postings section, merged from the runs; the tables that follow
+	// the terms go to temporary files as the terms come (spill.go) and are
+	// copied in their places after it.
+	tmp := &tempFiles{dir: dir}
+	defer tmp.removeAll()
+	tt, err := newTermTables(tmp)
+	if err != nil {
+		return st, err
+	}
 	secs[secPostings].off = uint64(w.off)
-	var dict, table []byte
-	terms := 0
 	err = mergeRuns(runs, func(term string, list, positions []byte) error {
-		dict = append(append(dict, term...), '\n')
-		table = binary.LittleEndian.AppendUint64(table, uint64(w.off)-secs[secPostings].off)
-		table = binary.LittleEndian.AppendUint32(table, uint32(len(list)))
-		table = binary.LittleEndian.AppendUint32(table, termChecksum(term, list))
-		terms++
+		if err := tt.add(term, uint64(w.off)-secs[secPostings].off, list); err != nil {
+			return err
+		}
 		if err := w.write(list); err != nil {
 			return err
 		}
@@ -351,24 +356,32 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	if err != nil {
 		return st, err
 	}
+	terms := tt.terms
 	secs[secPostings].len = uint64(w.off) - secs[secPostings].off
 	var del []byte
 	for _, k := range deleted {
 		del = binary.LittleEndian.AppendUint64(del, k)
 	}
-	grams, gramLists := gramIndex(dict)
-	dictIdx := make([]byte, 0, terms*8)
-	for off := 0; off < len(dict); {
-		dictIdx = binary.LittleEndian.AppendUint64(dictIdx, uint64(off))
-		off += bytes.IndexByte(dict[off:], '\n') + 1
-	}
-	for _, i := range [...]int{secDict, secTerms, secDocTab, secKeys, secDeleted, secDictIdx, secGrams, secGramLists} {
-		b := [nSections][]byte{secDict: dict, secTerms: table, secDocTab: doctab, secKeys: keys, secDeleted: del,
-			secDictIdx: dictIdx, secGrams: grams, secGramLists: gramLists}[i]
-		secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
-		if err := w.write(b); err != nil {
+	buf := make([]byte, 256<<10)
+	for _, i := range [...]int{secDict, secTerms, secDocTab, secKeys, secDeleted, secDictIdx} {
+		var err error
+		if s := [nSections]*spill{secDict: tt.dict, secTerms: tt.table, secDictIdx: tt.dictIdx}[i]; s != nil {
+			secs[i], err = s.copyTo(w, buf)
+		} else {
+			b := [nSections][]byte{secDocTab: doctab, secKeys: keys, secDeleted: del}[i]
+			secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
+			err = w.write(b)
+		}
+		if err != nil {
 			return st, err
 		}
+	}
+	var lists *spill
+	if secs[secGrams], lists, err = tt.grams.write(w); err != nil {
+		return st, err
+	}
+	if secs[secGramLists], err = lists.copyTo(w, buf); err != nil {
+		return st, err
 	}
 	hdr := encodeHeader(docs, terms, secs)
 	if _, err := seg.WriteAt(hdr, 0); err != nil {
