@@ -369,13 +369,16 @@ type stretches struct {
 }
 
 // place puts the terms of ts back at their positions in a document and
-// makes s.runs the stretches of consecutive positions in one field. Every
+// makes s.runs the stretches of consecutive positions in one field, at
+// most limit bytes in all: the stretches of a document's folded text and
+// title are parts of them, so more is a corrupt index, whose positions
+// (a byte each) would otherwise make a term's length times as much. Every
 // term a phrase's match touches holds one of the phrase's words
 // (Query.phraseIn: the first word ends in its first term, each later
 // word starts a term or joins the word before inside one), so when ts
 // holds every term holding a word of the phrase, the phrase is in the
 // text if and only if it is in one of the stretches.
-func (s *stretches) place(ix *index, ts []termsAt) error {
+func (s *stretches) place(ix *index, ts []termsAt, limit int) error {
 	s.occ = s.occ[:0]
 	for _, t := range ts {
 		r := reader{b: t.at}
@@ -409,6 +412,9 @@ func (s *stretches) place(ix *index, ts []termsAt) error {
 			default:
 				s.ends = append(s.ends, len(s.buf))
 			}
+		}
+		if len(s.buf)+len(o.term) > limit {
+			return corrupt("positions of %q beyond the text", o.term)
 		}
 		s.buf = append(s.buf, o.term...)
 	}
@@ -621,7 +627,15 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 				return false
 			}
 			if !placed {
-				if err = st.place(ix, here); err != nil {
+				// The document's folded text and title are at most
+				// maxFoldGrowth times its record (its doctab entry's
+				// length, checked as the record is read).
+				var e []byte
+				if e, err = ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize); err != nil {
+					return false
+				}
+				limit := maxFoldGrowth * int(binary.LittleEndian.Uint32(e[8:]))
+				if err = st.place(ix, here, limit); err != nil {
 					return false
 				}
 				placed = true

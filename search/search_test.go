@@ -187,3 +187,23 @@ func TestFoldMemoryIsBoundedByTheText(t *testing.T) {
 		})
 	}
 }
+
+// TestNoRuneFoldsBeyondMaxFoldGrowth holds maxFoldGrowth, which bounds
+// what an index may say a document holds, to the folding of every rune:
+// folding is context-free, so a text's is at most that many times as
+// long.
+func TestNoRuneFoldsBeyondMaxFoldGrowth(t *testing.T) {
+	most, at := 0, rune(0)
+	for r := range rune(utf8.MaxRune + 1) {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := string(r)
+		if n := len(fold(s).text); n > most*len(s) {
+			most, at = (n+len(s)-1)/len(s), r
+		}
+	}
+	if most != maxFoldGrowth {
+		t.Errorf("%U folds to %d times its length; maxFoldGrowth is %d", at, most, maxFoldGrowth)
+	}
+}
