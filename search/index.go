@@ -27,7 +27,7 @@ import (
 //
 // Segment layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x04", docs uint32, terms uint32, then for each
+//	header     magic "CGIGIX\x00\x05", docs uint32, terms uint32, then for each
 //	           section (dict, terms, doctab, keys, deleted, postings, docs,
 //	           dictidx, grams, gramlists)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
@@ -251,9 +251,10 @@ type segDoc struct {
 // of earlier segments' documents the segment replaces or removes. The
 // file is synced; the manifest makes it live.
 //
-// Its memory is bounded whatever the number of documents: each document's
-// record goes to the file as it is read; the postings are gathered in
-// memory up to runPostings, then written out, sorted by term, as a run
+// Its memory is bounded whatever the number of documents but for their
+// table (below): each document's record goes to the file as it is read;
+// the postings are gathered in memory until they reach runPostings (after
+// the document that passes it), then written out, sorted by term, as a run
 // (a temporary file beside the index); the runs are merged term by term
 // into the postings section at the end, one term's list in memory at a
 // time. Documents are numbered in walk order, so a run's lists follow the
