@@ -301,7 +301,7 @@ func FuzzPhraseFromPositions(f *testing.F) {
 			}
 		}
 		var s stretches
-		if err := s.place(&index{}, ts, len(folded)); err != nil {
+		if err := s.place(&index{}, ts, func() (int, error) { return len(folded), nil }); err != nil {
 			t.Fatal(err)
 		}
 		got := false
