@@ -642,14 +642,19 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			}
 			if !placed {
 				// The document's folded text and title are at most
-				// maxFoldGrowth times its record (its doctab entry's
-				// length, checked as the record is read).
+				// maxFoldGrowth times its record, which its doctab
+				// entry must place inside the records' section (the
+				// record itself, and so its CRC, is not read).
 				limit := func() (int, error) {
 					e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
 					if err != nil {
 						return 0, err
 					}
-					return maxFoldGrowth * int(binary.LittleEndian.Uint32(e[8:])), nil
+					off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
+					if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
+						return 0, corrupt("document %d outside its section", d)
+					}
+					return maxFoldGrowth * int(n), nil
 				}
 				if err = st.place(ix, here, limit); err != nil {
 					return false

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -350,17 +351,33 @@ func TestPositionsBeyondTheTextAreCorrupt(t *testing.T) {
 	le.PutUint32(e[12:], termChecksum(long, list))
 	ix.secs[secTerms].crc = checksum(terms)
 	copy(b, encodeHeader(ix.docs, ix.nTerms, ix.secs))
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, _, err := searchIndex(filepath.Join(dir, IndexName), queryOf(t, `"printing 印"`), 0, DefaultPageSize)
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, errCorruptIndex) || !strings.Contains(err.Error(), "positions") {
-		t.Errorf("%v; want corrupt positions", err)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256*uint64(len(b)) {
-		t.Errorf("the search allocated %d bytes for a file of %d", alloc, len(b))
+	for _, tc := range []struct {
+		name, err string
+		recordLen uint32 // in a.txt's document table entry; 0: as built
+	}{
+		{"positions beyond the text are corrupt", "positions", 0},
+		// The entry's length is checked with the record, which a phrase
+		// does not read: it must lie in its section to bound anything.
+		{"a record claimed beyond its section is corrupt", "document 0", math.MaxUint32},
+	} {
+		t.Run(tc.name+", the search allocating what the file holds", func(t *testing.T) {
+			b := slices.Clone(b)
+			if tc.recordLen != 0 {
+				le.PutUint32(b[ix.secs[secDocTab].off+8:], tc.recordLen)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err := searchIndex(filepath.Join(dir, IndexName), queryOf(t, `"printing 印"`), 0, DefaultPageSize)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, errCorruptIndex) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v; want corrupt %s", err, tc.err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256*uint64(len(b)) {
+				t.Errorf("the search allocated %d bytes for a file of %d", alloc, len(b))
+			}
+		})
 	}
 }
