@@ -57,10 +57,12 @@
 // Build with no usable index, Rebuild, or Build after a change of
 // settings (the index version, TextCharset, anything that changes how a
 // document is read: Folder.settings) read every document into a new main
-// segment. Its memory is bounded whatever the number of documents:
-// records go to the file as documents are read, postings are written out
-// in sorted runs of at most runPostings, and the runs are merged term by
-// term at the end. Documents are numbered in walk order, so merging runs
+// segment. Its memory follows the number of documents only by two small
+// tables, each document's path, size and time (the walk's stat table)
+// and its 16-byte entry in the document table: records go to the file as
+// documents are read, postings are written out in sorted runs of about
+// runPostings (a document's are never split between runs), and the runs
+// are merged term by term at the end. Documents are numbered in walk order, so merging runs
 // is appending lists and no document table is sorted. Nor does it follow
 // the number of terms: the dictionary and its tables go to temporary
 // files as the merge gives the terms, and the grams are built in sorted

@@ -17,6 +17,11 @@ type folded struct {
 	spans []span // in order of start
 }
 
+// maxFoldGrowth is how many times its length a text's folding can be:
+// no rune folds to more (U+FDFA, 3 bytes to 33), and folding is
+// context-free. It bounds what an index may say a document's text holds.
+const maxFoldGrowth = 11
+
 // span is a stretch of folded text that starts at start and came from the
 // original at orig. In a run, each rune came from a rune of the same
 // length (ASCII, 印 or Σ→σ): an offset inside maps to its own rune; else

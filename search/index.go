@@ -27,7 +27,7 @@ import (
 //
 // Segment layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x04", docs uint32, terms uint32, then for each
+//	header     magic "CGIGIX\x00\x05", docs uint32, terms uint32, then for each
 //	           section (dict, terms, doctab, keys, deleted, postings, docs,
 //	           dictidx, grams, gramlists)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
@@ -182,6 +182,12 @@ var (
 	runPositions = 32 << 20
 )
 
+// postingFanIn is how many runs of postings a build reads at once: with
+// more, they are merged postingFanIn at a time into longer runs, so that
+// the files it holds open and their read buffers (256 KiB each) do not
+// follow the number of documents. A variable for the tests.
+var postingFanIn = 64
+
 // docTerm is a term of the document being counted: its counts and its
 // positions in the text and in the title, delta-coded as they come.
 type docTerm struct {
@@ -251,12 +257,14 @@ type segDoc struct {
 // of earlier segments' documents the segment replaces or removes. The
 // file is synced; the manifest makes it live.
 //
-// Its memory is bounded whatever the number of documents: each document's
-// record goes to the file as it is read; the postings are gathered in
-// memory up to runPostings, then written out, sorted by term, as a run
-// (a temporary file beside the index); the runs are merged term by term
-// into the postings section at the end, one term's list in memory at a
-// time. Documents are numbered in walk order, so a run's lists follow the
+// Its memory is bounded whatever the number of documents but for their
+// table (below): each document's record goes to the file as it is read;
+// the postings are gathered in memory until they reach runPostings (after
+// the document that passes it), then written out, sorted by term, as a run
+// (a temporary file beside the index, closed until it is read); the runs
+// are merged term by term into the postings section at the end, one
+// term's list in memory at a time, and first into fewer, longer runs
+// while there are more than postingFanIn. Documents are numbered in walk order, so a run's lists follow the
 // previous run's and merging them is appending. The tables that grow with
 // the terms (the dictionary, the term table, its index, the grams) go to
 // temporary files as the merge gives the terms (spill.go, gram.go). What
@@ -269,11 +277,10 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	if err != nil {
 		return st, err
 	}
-	var runs []*os.File
+	var runs []string // the runs' files, closed until the merge
 	defer func() {
 		for _, r := range runs {
-			r.Close()
-			os.Remove(r.Name())
+			os.Remove(r)
 		}
 		if seg != nil {
 			seg.Close()
@@ -293,7 +300,7 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	var rec []byte
 	flush := func() error {
 		r, err := writeRun(dir, postings, arena)
-		if r != nil {
+		if r != "" {
 			runs = append(runs, r)
 		}
 		clear(postings)
@@ -343,12 +350,24 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	if err != nil {
 		return st, err
 	}
+	for len(runs) > postingFanIn && err == nil {
+		runs, err = mergePass(dir, runs)
+	}
+	if err != nil {
+		return st, err
+	}
 	secs[secPostings].off = uint64(w.off)
-	err = mergeRuns(runs, func(term string, list, positions []byte) error {
+	var block []byte
+	err = mergeRuns(runs, func(term string, list, positions []byte, _ uint64) error {
 		if err := tt.add(term, uint64(w.off)-secs[secPostings].off, list); err != nil {
 			return err
 		}
 		if err := w.write(list); err != nil {
+			return err
+		}
+		block = binary.AppendUvarint(block[:0], uint64(len(positions)))
+		block = binary.LittleEndian.AppendUint32(block, termChecksum(term, positions))
+		if err := w.write(block); err != nil {
 			return err
 		}
 		return w.write(positions)
@@ -406,11 +425,13 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 // and the list (doc number delta, count in text, count in title, as
 // uvarints, the first delta from 0), its positions' length and positions
 // (from arena, in the order of the list), then its last document number.
-func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (*os.File, error) {
+// It gives the file's name, closed, also with an error.
+func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (string, error) {
 	f, err := os.CreateTemp(dir, IndexName+"-*.run")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
+	defer f.Close()
 	terms := make([]string, 0, len(postings))
 	for t := range postings {
 		terms = append(terms, t)
@@ -426,19 +447,71 @@ func writeRun(dir string, postings map[string][]indexPosting, arena []byte) (*os
 			n, _ := uvarintsLen(arena[p.pos:], uint64(p.text)+uint64(p.title))
 			pos = append(pos, arena[p.pos:int(p.pos)+n]...)
 		}
-		b = appendString(b[:0], t)
-		b = appendString(b, string(list))
-		b = appendString(b, string(pos))
-		b = binary.AppendUvarint(b, uint64(ps[len(ps)-1].doc))
+		b = appendRunEntry(b[:0], t, list, pos, uint64(ps[len(ps)-1].doc))
 		if _, err := bw.Write(b); err != nil {
-			return f, err
+			return f.Name(), err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return f, err
+		return f.Name(), err
 	}
-	_, err = f.Seek(0, io.SeekStart)
-	return f, err
+	return f.Name(), f.Close()
+}
+
+// appendRunEntry appends a term's entry in a run (writeRun) to b.
+func appendRunEntry(b []byte, term string, list, pos []byte, last uint64) []byte {
+	b = appendString(b, term)
+	b = append(binary.AppendUvarint(b, uint64(len(list))), list...)
+	b = append(binary.AppendUvarint(b, uint64(len(pos))), pos...)
+	return binary.AppendUvarint(b, last)
+}
+
+// mergePass merges runs, at most postingFanIn at a time and no more
+// than it takes to leave postingFanIn, into runs of the same form, in
+// order, and removes them: it gives the runs now holding the postings,
+// with an error too, for the caller to remove. A pass merges each run
+// once at most: the caller passes again while there are too many.
+func mergePass(dir string, runs []string) ([]string, error) {
+	var out []string
+	for len(runs) > 1 && len(out)+len(runs) > postingFanIn {
+		n := min(postingFanIn, len(runs), len(out)+len(runs)-postingFanIn+1)
+		name, err := mergeIntoRun(dir, runs[:n])
+		if name != "" {
+			out = append(out, name)
+		}
+		if err != nil {
+			return append(out, runs...), err
+		}
+		for _, r := range runs[:n] {
+			os.Remove(r)
+		}
+		runs = runs[n:]
+	}
+	return append(out, runs...), nil
+}
+
+// mergeIntoRun merges runs into a new one, and gives its name, closed,
+// also with an error.
+func mergeIntoRun(dir string, runs []string) (string, error) {
+	f, err := os.CreateTemp(dir, IndexName+"-*.run")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	var b []byte
+	err = mergeRuns(runs, func(term string, list, pos []byte, last uint64) error {
+		b = appendRunEntry(b[:0], term, list, pos, last)
+		_, err := bw.Write(b)
+		return err
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	return f.Name(), err
 }
 
 // encodeList appends the posting list of ps (by document number) to b,
@@ -488,18 +561,23 @@ func (r *runReader) bytes() ([]byte, error) {
 	return b, err
 }
 
-// mergeRuns calls fn with every term of the runs in byte order, its
-// whole posting list and its positions block as the segment holds it
-// (index.go): the runs' lists for the term, in run order (their
-// documents rise from run to run), each first delta made relative to the
-// previous list's last document, and their positions one after another.
-func mergeRuns(runs []*os.File, fn func(term string, list, positions []byte) error) error {
+// mergeRuns calls fn with every term of the runs (files named) in byte
+// order, its whole posting list, its positions and its last document:
+// the runs' lists for the term, in run order (their documents rise from
+// run to run), each first delta made relative to the previous list's
+// last document, and their positions one after another.
+func mergeRuns(runs []string, fn func(term string, list, positions []byte, last uint64) error) error {
 	rs := make([]*runReader, len(runs))
-	for i, f := range runs {
+	for i, name := range runs {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
 		rs[i] = &runReader{r: bufio.NewReaderSize(f, 256<<10)}
 		rs[i].next()
 	}
-	var list, pos, block []byte
+	var list, pos []byte
 	for {
 		term, any := "", false
 		for _, r := range rs {
@@ -531,10 +609,7 @@ func mergeRuns(runs []*os.File, fn func(term string, list, positions []byte) err
 			prev, first = r.last, false
 			r.next()
 		}
-		block = binary.AppendUvarint(block[:0], uint64(len(pos)))
-		block = binary.LittleEndian.AppendUint32(block, termChecksum(term, pos))
-		block = append(block, pos...)
-		if err := fn(term, list, block); err != nil {
+		if err := fn(term, list, pos, prev); err != nil {
 			return err
 		}
 	}

@@ -358,6 +358,11 @@ type termsAt struct {
 	text, title uint64 // how many of each
 }
 
+// stretchFree is how many bytes of stretches a document's positions put
+// back before place checks them against its record: most phrases' never
+// reach it, and read no document table entry.
+const stretchFree = 4 << 10
+
 // stretches are the stretches of a document's text and title where a
 // phrase can be, put back from the positions of the terms holding its
 // words; their memory is reused from document to document.
@@ -369,13 +374,17 @@ type stretches struct {
 }
 
 // place puts the terms of ts back at their positions in a document and
-// makes s.runs the stretches of consecutive positions in one field. Every
+// makes s.runs the stretches of consecutive positions in one field. The
+// stretches of a document's folded text and title are parts of them, so
+// past stretchFree bytes, place asks limit for their most (from the
+// document's record) and finds more a corrupt index, whose positions (a
+// byte each) would otherwise make a term's length times as much. Every
 // term a phrase's match touches holds one of the phrase's words
 // (Query.phraseIn: the first word ends in its first term, each later
 // word starts a term or joins the word before inside one), so when ts
 // holds every term holding a word of the phrase, the phrase is in the
 // text if and only if it is in one of the stretches.
-func (s *stretches) place(ix *index, ts []termsAt) error {
+func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) error {
 	s.occ = s.occ[:0]
 	for _, t := range ts {
 		r := reader{b: t.at}
@@ -399,6 +408,7 @@ func (s *stretches) place(ix *index, ts []termsAt) error {
 		return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.pos, b.pos))
 	})
 	s.buf, s.ends = s.buf[:0], s.ends[:0]
+	most, asked := stretchFree, false
 	for i, o := range s.occ {
 		if i > 0 {
 			switch p := s.occ[i-1]; {
@@ -409,6 +419,16 @@ func (s *stretches) place(ix *index, ts []termsAt) error {
 			default:
 				s.ends = append(s.ends, len(s.buf))
 			}
+		}
+		if len(s.buf)+len(o.term) > most && !asked {
+			var err error
+			if most, err = limit(); err != nil {
+				return err
+			}
+			asked = true
+		}
+		if len(s.buf)+len(o.term) > most {
+			return corrupt("positions of %q beyond the text", o.term)
 		}
 		s.buf = append(s.buf, o.term...)
 	}
@@ -621,7 +641,22 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 				return false
 			}
 			if !placed {
-				if err = st.place(ix, here); err != nil {
+				// The document's folded text and title are at most
+				// maxFoldGrowth times its record, which its doctab
+				// entry must place inside the records' section (the
+				// record itself, and so its CRC, is not read).
+				limit := func() (int, error) {
+					e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
+					if err != nil {
+						return 0, err
+					}
+					off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
+					if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
+						return 0, corrupt("document %d outside its section", d)
+					}
+					return maxFoldGrowth * int(n), nil
+				}
+				if err = st.place(ix, here, limit); err != nil {
 					return false
 				}
 				placed = true

@@ -3,10 +3,15 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -297,7 +302,7 @@ func FuzzPhraseFromPositions(f *testing.F) {
 			}
 		}
 		var s stretches
-		if err := s.place(&index{}, ts); err != nil {
+		if err := s.place(&index{}, ts, func() (int, error) { return len(folded), nil }); err != nil {
 			t.Fatal(err)
 		}
 		got := false
@@ -308,4 +313,71 @@ func FuzzPhraseFromPositions(f *testing.F) {
 			t.Errorf("text %q phrase %q: from the positions %v, the scan %v (stretches %q)", folded, phrase, got, want, s.runs)
 		}
 	})
+}
+
+// TestPositionsBeyondTheTextAreCorrupt crafts, checksums and all, the
+// positions of a long term at more places than its document's text could
+// hold: the stretches they put back would be the term's length times the
+// positions, from a few bytes a position. The phrase query finds the
+// index corrupt, and what it allocates follows the bytes of the file, not
+// that product.
+func TestPositionsBeyondTheTextAreCorrupt(t *testing.T) {
+	long := strings.Repeat("印", 1000)
+	dir := makeIndex(t, map[string]string{"a.txt": "printing " + long, "b.txt": "other words"})
+	path, good := buildMain(t, dir)
+	ix := indexSections(t, path)
+	term := -1
+	ix.termsContaining(long, func(i int, _ []byte, _ int) error { term = i; return nil })
+	if term < 0 {
+		t.Fatal("the long term is not in the index")
+	}
+	// a.txt, document 0, holds the long term at positions 1 to n of its
+	// text, after "printing" at 0.
+	const n = 20000
+	list := binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(nil, 0), n), 0)
+	pos := bytes.Repeat([]byte{1}, n)
+	b := slices.Clone(good)
+	le := binary.LittleEndian
+	off := uint64(len(b)) - ix.secs[secPostings].off
+	b = append(b, list...)
+	b = binary.AppendUvarint(b, uint64(len(pos)))
+	b = le.AppendUint32(b, termChecksum(long, pos))
+	b = append(b, pos...)
+	ix.secs[secPostings].len = uint64(len(b)) - ix.secs[secPostings].off
+	terms := b[ix.secs[secTerms].off : ix.secs[secTerms].off+ix.secs[secTerms].len]
+	e := terms[term*entrySize:]
+	le.PutUint64(e, off)
+	le.PutUint32(e[8:], uint32(len(list)))
+	le.PutUint32(e[12:], termChecksum(long, list))
+	ix.secs[secTerms].crc = checksum(terms)
+	copy(b, encodeHeader(ix.docs, ix.nTerms, ix.secs))
+	for _, tc := range []struct {
+		name, err string
+		recordLen uint32 // in a.txt's document table entry; 0: as built
+	}{
+		{"positions beyond the text are corrupt", "positions", 0},
+		// The entry's length is checked with the record, which a phrase
+		// does not read: it must lie in its section to bound anything.
+		{"a record claimed beyond its section is corrupt", "document 0", math.MaxUint32},
+	} {
+		t.Run(tc.name+", the search allocating what the file holds", func(t *testing.T) {
+			b := slices.Clone(b)
+			if tc.recordLen != 0 {
+				le.PutUint32(b[ix.secs[secDocTab].off+8:], tc.recordLen)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err := searchIndex(filepath.Join(dir, IndexName), queryOf(t, `"printing 印"`), 0, DefaultPageSize)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, errCorruptIndex) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v; want corrupt %s", err, tc.err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256*uint64(len(b)) {
+				t.Errorf("the search allocated %d bytes for a file of %d", alloc, len(b))
+			}
+		})
+	}
 }

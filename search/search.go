@@ -114,7 +114,10 @@ func (f *Folder) Search(q *Query, page, size int) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %w", err)
 	}
-	from := min((page-1)*size, maxInt/2) // no overflow for a page of 2^62
+	from := maxInt / 2 // past any index, and room for size after it
+	if page-1 < from/size {
+		from = (page - 1) * size // which cannot overflow
+	}
 	hits, total, err := searchIndex(filepath.Join(dir, IndexName), q, from, size)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {

@@ -187,3 +187,40 @@ func TestFoldMemoryIsBoundedByTheText(t *testing.T) {
 		})
 	}
 }
+
+// TestNoRuneFoldsBeyondMaxFoldGrowth holds maxFoldGrowth, which bounds
+// what an index may say a document holds, to the folding of every rune:
+// folding is context-free, so a text's is at most that many times as
+// long.
+func TestNoRuneFoldsBeyondMaxFoldGrowth(t *testing.T) {
+	most, at := 0, rune(0)
+	for r := range rune(utf8.MaxRune + 1) {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := string(r)
+		if n := len(fold(s).text); n > most*len(s) {
+			most, at = (n+len(s)-1)/len(s), r
+		}
+	}
+	if most != maxFoldGrowth {
+		t.Errorf("%U folds to %d times its length; maxFoldGrowth is %d", at, most, maxFoldGrowth)
+	}
+}
+
+func TestAPagePastTheEndIsEmptyHoweverFar(t *testing.T) {
+	dir := makeIndex(t, map[string]string{"a.txt": "printing", "b.txt": "printing press"})
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			built(t, dir)
+		}
+		for _, page := range []int{3, 1<<61 + 1, 1<<62 + 1, maxInt} {
+			t.Run(fmt.Sprintf("page %d of 8 results, index %v, is empty with the total", page, indexed), func(t *testing.T) {
+				p, err := (&Folder{Dir: dir}).Search(queryOf(t, "printing"), page, 8)
+				if err != nil || len(p.Results) != 0 || p.Total != 2 || p.Page != page {
+					t.Errorf("%v: %d results, total %d, page %d", err, len(p.Results), p.Total, p.Page)
+				}
+			})
+		}
+	}
+}
