@@ -84,6 +84,9 @@ func openSegments(path string) ([]*index, error) {
 
 func openManifest(path string) ([]*index, error) {
 	m, err := readManifest(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		dropUnnamed(filepath.Dir(path), nil) // the index was removed: keep none of it mapped
+	}
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}

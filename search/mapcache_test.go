@@ -1,6 +1,7 @@
 package search
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -89,5 +90,13 @@ func TestSearchesKeepTheSegmentsMappedUntilAnUpdateReplacesThem(t *testing.T) {
 	step("after a rebuild, the new main segment is mapped and the old ones unmapped", 4)
 	if _, made, _ := mapped(dir); made < 2 {
 		t.Errorf("%d mappings made in all, want at least 2", made)
+	}
+	if err := os.Remove(filepath.Join(dir, IndexName)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, undone0 := mapped(dir)
+	search(4) // the scan answers
+	if names, _, undone := mapped(dir); len(names) != 0 || undone-undone0 != 1 {
+		t.Errorf("after the manifest is removed: kept %q, %d unmapped; want none kept and 1 unmapped", names, undone-undone0)
 	}
 }
