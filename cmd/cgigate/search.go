@@ -186,9 +186,10 @@ func runIndex(env map[string]string, dir string, full bool, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "cgigate: %v\n", err)
 		return 1
 	}
-	build := cfg.search.folder(dir).Build
+	f := cfg.search.folder(dir)
+	build := f.Build
 	if full {
-		build = cfg.search.folder(dir).Rebuild
+		build = f.Rebuild
 	}
 	st, err := build()
 	for _, w := range st.Warnings {
