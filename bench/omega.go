@@ -214,8 +214,7 @@ const SitePath = "/docs/"
 // configured for the site's index, and, when started with one, cgigate
 // -fcgi (GatewayF) proxied at FastCGIPath over the same index.
 type SiteServer struct {
-	Apache *apache.Server
-	server *Server
+	server *Server // its Apache, and cgigate -fcgi's CPU when there is one
 }
 
 // SiteEnv is the environment cgigate answers a site's searches with: the
@@ -251,7 +250,7 @@ func StartSite(docRoot, gateway, omegaCGI, omegaConf string, fcgi *FastCGI) (*Si
 	if fcgi != nil {
 		s.cpu = map[string]func() (time.Duration, error){GatewayF: fcgi.CPU}
 	}
-	return &SiteServer{Apache: s.Apache, server: s}, nil
+	return &SiteServer{server: s}, nil
 }
 
 // Engines are the search engines s serves, in table order.
@@ -263,7 +262,7 @@ func (s *SiteServer) Engines() []string {
 }
 
 // Stop stops Apache and removes its ServerRoot (not the DocumentRoot).
-func (s *SiteServer) Stop() error { return s.Apache.Stop() }
+func (s *SiteServer) Stop() error { return s.server.Apache.Stop() }
 
 // QueryPath is the path and query that asks engine for q: Omega's P= and
 // cgigate's search box (CGIGATE_SEARCH_FIELD's default, q=), in cgi-bin
@@ -271,11 +270,11 @@ func (s *SiteServer) Stop() error { return s.Apache.Stop() }
 func (s *SiteServer) QueryPath(engine, q string) string {
 	switch engine {
 	case OmegaEngine:
-		return s.Apache.CGIPath(engine) + "?P=" + url.QueryEscape(q)
+		return s.server.Apache.CGIPath(engine) + "?P=" + url.QueryEscape(q)
 	case GatewayF:
 		return FastCGIPath + "?q=" + url.QueryEscape(q)
 	}
-	return s.Apache.CGIPath(engine) + "?q=" + url.QueryEscape(q)
+	return s.server.Apache.CGIPath(engine) + "?q=" + url.QueryEscape(q)
 }
 
 // OmegaConf writes Omega's configuration file into dir: its databases in
@@ -295,7 +294,7 @@ func (s *SiteServer) Hits(engine, q string) ([]string, int, error) {
 	if engine == OmegaEngine {
 		accept = "text/html"
 	}
-	body, err := fetch(http.DefaultClient, s.Apache.URL+s.QueryPath(engine, q), accept)
+	body, err := fetch(http.DefaultClient, s.server.Apache.URL+s.QueryPath(engine, q), accept)
 	if err != nil {
 		return nil, 0, fmt.Errorf("bench: %s %q: %w", engine, q, err)
 	}
@@ -330,7 +329,7 @@ func SiteLoad(ctx context.Context, s *SiteServer, scripts map[string]string, pla
 	engines := s.Engines()
 	run := func(engine string, conns int, d time.Duration) (Sample, error) {
 		before, ok := s.server.backendCPU(engine)
-		smp, err := Wrk(ctx, Load{URL: s.Apache.URL + "/", Connections: conns, Duration: d,
+		smp, err := Wrk(ctx, Load{URL: s.server.Apache.URL + "/", Connections: conns, Duration: d,
 			Header: []string{"Accept: " + plan.Accept}, Script: scripts[engine]})
 		if after, ok2 := s.server.backendCPU(engine); ok && ok2 && err == nil && smp.Requests > 0 {
 			smp.CPU = (after - before) / time.Duration(smp.Requests)
