@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cgigate/cgigate/internal/atomicfile"
 )
 
 // HashError is content whose SHA-256 is not the one it was to be kept
@@ -78,7 +80,7 @@ func KeepFile(dir string, content io.Reader, sum string) (string, error) {
 	if err != nil {
 		return "", &fs.PathError{Op: "keep file", Path: path, Err: err}
 	}
-	return path, syncDir(dir)
+	return path, atomicfile.SyncDir(dir)
 }
 
 // openKeep opens an unnamed file in dir (O_TMPFILE), or, where the file
@@ -103,14 +105,4 @@ func openKeep(dir string) (f *os.File, named bool, err error) {
 		return nil, false, fmt.Errorf("keep file: %w", err)
 	}
 	return f, true, nil
-}
-
-// syncDir makes a new name in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	return errors.Join(err, d.Close())
 }
