@@ -193,13 +193,21 @@ func (c *candidate) composed(samples [][]byte) bool {
 	n := len(samples) - 1 // the spaces between samples
 	for _, s := range samples {
 		n += len(s)
-		for _, b := range s {
-			if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
-				return false
-			}
+		if c.hasMark(s) {
+			return false
 		}
 	}
 	return n <= scoreLimit
+}
+
+// hasMark reports whether c decodes a byte of s to a combining mark.
+func (c *candidate) hasMark(s []byte) bool {
+	for _, b := range s {
+		if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+			return true
+		}
+	}
+	return false
 }
 
 // stopsWithoutComposing reports, for windows-1258 text its byte table
@@ -226,18 +234,15 @@ func (c *candidate) stopsWithoutComposing(samples [][]byte, sc *scratch, floor f
 		fixed, skipped float64 // skipped: the case costs of the words left out
 		letters        uint16  // the lanes knowing a high letter of the words
 	)
-words:
 	for {
 		w, ok := sp.next(&fixed)
 		if !ok {
 			break
 		}
 		word := bs[w.start:w.end]
-		for _, b := range word {
-			if int(w.end) == len(bs) || b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
-				skipped += sp.caseCost(int(w.start), int(w.end))
-				continue words
-			}
+		if int(w.end) == len(bs) || c.hasMark(word) {
+			skipped += sp.caseCost(int(w.start), int(w.end))
+			continue
 		}
 		passed := true
 		for k := range c.lanes {
