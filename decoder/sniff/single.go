@@ -244,15 +244,11 @@ func (c *candidate) stopsWithoutComposing(samples [][]byte, sc *scratch, floor f
 			skipped += sp.caseCost(int(w.start), int(w.end))
 			continue
 		}
+		letters |= c.laneLetters(word) &^ hasHighLetter
 		passed := true
 		for k := range c.lanes {
 			ln := &c.lanes[k]
 			halves[k] += ln.wordHalves(word)
-			for _, b := range word {
-				if b >= 0x80 && c.sb.glyphs[b-0x80].flags&fWord != 0 && ln.syms[b] != 0 {
-					letters |= 1 << k
-				}
-			}
 			// Every term of the cost is at least 0: once every lane
 			// is past the bound below by more than the rounding of
 			// the sums (driftSlack), the rest of the text can only
@@ -290,15 +286,21 @@ func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 // there is any such letter (hasHighLetter): textScorer.score's rule.
 func highLetters(c *candidate, samples [][]byte) (letters uint16) {
 	for _, s := range samples {
-		for _, b := range s {
-			if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
-				continue
-			}
-			letters |= hasHighLetter
-			for k, ln := range c.lanes {
-				if ln.syms[b] != 0 {
-					letters |= 1 << k
-				}
+		letters |= c.laneLetters(s)
+	}
+	return letters
+}
+
+// laneLetters is highLetters of one run of bytes.
+func (c *candidate) laneLetters(s []byte) (letters uint16) {
+	for _, b := range s {
+		if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
+			continue
+		}
+		letters |= hasHighLetter
+		for k, ln := range c.lanes {
+			if ln.syms[b] != 0 {
+				letters |= 1 << k
 			}
 		}
 	}
