@@ -193,13 +193,21 @@ func (c *candidate) composed(samples [][]byte) bool {
 	n := len(samples) - 1 // the spaces between samples
 	for _, s := range samples {
 		n += len(s)
-		for _, b := range s {
-			if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
-				return false
-			}
+		if c.hasMark(s) {
+			return false
 		}
 	}
 	return n <= scoreLimit
+}
+
+// hasMark reports whether c decodes a byte of s to a combining mark.
+func (c *candidate) hasMark(s []byte) bool {
+	for _, b := range s {
+		if b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
+			return true
+		}
+	}
+	return false
 }
 
 // stopsWithoutComposing reports, for windows-1258 text its byte table
@@ -226,28 +234,21 @@ func (c *candidate) stopsWithoutComposing(samples [][]byte, sc *scratch, floor f
 		fixed, skipped float64 // skipped: the case costs of the words left out
 		letters        uint16  // the lanes knowing a high letter of the words
 	)
-words:
 	for {
 		w, ok := sp.next(&fixed)
 		if !ok {
 			break
 		}
 		word := bs[w.start:w.end]
-		for _, b := range word {
-			if int(w.end) == len(bs) || b >= 0x80 && isCombining(c.sb.runes[b-0x80]) {
-				skipped += sp.caseCost(int(w.start), int(w.end))
-				continue words
-			}
+		if int(w.end) == len(bs) || c.hasMark(word) {
+			skipped += sp.caseCost(int(w.start), int(w.end))
+			continue
 		}
+		letters |= c.laneLetters(word) &^ hasHighLetter
 		passed := true
 		for k := range c.lanes {
 			ln := &c.lanes[k]
 			halves[k] += ln.wordHalves(word)
-			for _, b := range word {
-				if b >= 0x80 && c.sb.glyphs[b-0x80].flags&fWord != 0 && ln.syms[b] != 0 {
-					letters |= 1 << k
-				}
-			}
 			// Every term of the cost is at least 0: once every lane
 			// is past the bound below by more than the rounding of
 			// the sums (driftSlack), the rest of the text can only
@@ -285,15 +286,21 @@ func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 // there is any such letter (hasHighLetter): textScorer.score's rule.
 func highLetters(c *candidate, samples [][]byte) (letters uint16) {
 	for _, s := range samples {
-		for _, b := range s {
-			if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
-				continue
-			}
-			letters |= hasHighLetter
-			for k, ln := range c.lanes {
-				if ln.syms[b] != 0 {
-					letters |= 1 << k
-				}
+		letters |= c.laneLetters(s)
+	}
+	return letters
+}
+
+// laneLetters is highLetters of one run of bytes.
+func (c *candidate) laneLetters(s []byte) (letters uint16) {
+	for _, b := range s {
+		if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
+			continue
+		}
+		letters |= hasHighLetter
+		for k, ln := range c.lanes {
+			if ln.syms[b] != 0 {
+				letters |= 1 << k
 			}
 		}
 	}
