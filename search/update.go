@@ -108,14 +108,14 @@ func (f *Folder) build(full bool) (Stats, error) {
 	if err != nil {
 		return fail(err)
 	}
+	next := &manifest{settings: f.settings()}
 	var prev []statEntry
-	if !full && old != nil && old.settings == f.settings() {
+	if !full && old != nil && old.settings == next.settings {
 		prev, err = readStat(filepath.Join(dir, old.stat))
 		full = err != nil
 	} else {
 		full = true
 	}
-	next := &manifest{settings: f.settings()}
 	if old != nil {
 		next.gen = old.gen + 1
 	}
