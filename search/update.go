@@ -418,7 +418,7 @@ func readStat(path string) ([]statEntry, error) {
 		return nil, errBadStat
 	}
 	body := b[:len(b)-4]
-	if crc32Update(0, body) != binary.LittleEndian.Uint32(b[len(body):]) {
+	if checksum(body) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return nil, errBadStat
 	}
 	r := reader{b: body[len(statMagic):]}
