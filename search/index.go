@@ -382,14 +382,18 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		del = binary.LittleEndian.AppendUint64(del, k)
 	}
 	buf := make([]byte, 256<<10)
-	for _, i := range [...]int{secDict, secTerms, secDocTab, secKeys, secDeleted, secDictIdx} {
+	// In the order of the file: each section spilled (s) or held (b).
+	for _, p := range [...]struct {
+		i int
+		s *spill
+		b []byte
+	}{{secDict, tt.dict, nil}, {secTerms, tt.table, nil}, {secDocTab, nil, doctab}, {secKeys, nil, keys}, {secDeleted, nil, del}, {secDictIdx, tt.dictIdx, nil}} {
 		var err error
-		if s := [nSections]*spill{secDict: tt.dict, secTerms: tt.table, secDictIdx: tt.dictIdx}[i]; s != nil {
-			secs[i], err = s.copyTo(w, buf)
+		if p.s != nil {
+			secs[p.i], err = p.s.copyTo(w, buf)
 		} else {
-			b := [nSections][]byte{secDocTab: doctab, secKeys: keys, secDeleted: del}[i]
-			secs[i] = section{off: uint64(w.off), len: uint64(len(b)), crc: checksum(b)}
-			err = w.write(b)
+			secs[p.i] = section{off: uint64(w.off), len: uint64(len(p.b)), crc: checksum(p.b)}
+			err = w.write(p.b)
 		}
 		if err != nil {
 			return st, err

@@ -120,27 +120,16 @@ func readManifest(path string) (*manifest, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// One read for the whole file, no stat: a manifest is a few hundred
-	// bytes.
-	b := make([]byte, 512)
-	n := 0
-	for {
-		if n == len(b) {
-			if len(b) >= maxManifest {
-				return nil, corrupt("manifest larger than %d bytes", maxManifest)
-			}
-			b = append(b, make([]byte, len(b))...)
-		}
-		m, err := f.Read(b[n:])
-		n += m
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	// No stat: a manifest is a few hundred bytes, within io.ReadAll's
+	// first buffer.
+	b, err := io.ReadAll(io.LimitReader(f, maxManifest))
+	if err != nil {
+		return nil, err
 	}
-	return decodeManifest(b[:n])
+	if len(b) >= maxManifest {
+		return nil, corrupt("manifest larger than %d bytes", maxManifest)
+	}
+	return decodeManifest(b)
 }
 
 // names are the files m makes live.

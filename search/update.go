@@ -108,14 +108,14 @@ func (f *Folder) build(full bool) (Stats, error) {
 	if err != nil {
 		return fail(err)
 	}
+	next := &manifest{settings: f.settings()}
 	var prev []statEntry
-	if !full && old != nil && old.settings == f.settings() {
+	if !full && old != nil && old.settings == next.settings {
 		prev, err = readStat(filepath.Join(dir, old.stat))
 		full = err != nil
 	} else {
 		full = true
 	}
-	next := &manifest{settings: f.settings()}
 	if old != nil {
 		next.gen = old.gen + 1
 	}
@@ -418,7 +418,7 @@ func readStat(path string) ([]statEntry, error) {
 		return nil, errBadStat
 	}
 	body := b[:len(b)-4]
-	if crc32Update(0, body) != binary.LittleEndian.Uint32(b[len(body):]) {
+	if checksum(body) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return nil, errBadStat
 	}
 	r := reader{b: body[len(statMagic):]}
