@@ -644,22 +644,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 				return false
 			}
 			if !placed {
-				// The document's folded text and title are at most
-				// maxFoldGrowth times its record, which its doctab
-				// entry must place inside the records' section (the
-				// record itself, and so its CRC, is not read).
-				limit := func() (int, error) {
-					e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
-					if err != nil {
-						return 0, err
-					}
-					off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
-					if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
-						return 0, corrupt("document %d outside its section", d)
-					}
-					return maxFoldGrowth * int(n), nil
-				}
-				if err = st.place(ix, here, limit); err != nil {
+				if err = st.place(ix, here, func() (int, error) { return ix.foldedMost(d) }); err != nil {
 					return false
 				}
 				placed = true
@@ -679,6 +664,22 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	return cands, nil
+}
+
+// foldedMost is the most document d's folded text and title can hold:
+// maxFoldGrowth times its record, which its doctab entry must place
+// inside the records' section (the record itself, and so its CRC, is not
+// read).
+func (ix *index) foldedMost(d int) (int, error) {
+	e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
+	if err != nil {
+		return 0, err
+	}
+	off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
+	if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
+		return 0, corrupt("document %d outside its section", d)
+	}
+	return maxFoldGrowth * int(n), nil
 }
 
 // uvarintsLen is the length of the first n uvarints of b; false if b
