@@ -83,14 +83,14 @@ func openSegments(path string) ([]*index, error) {
 }
 
 func openManifest(path string) ([]*index, error) {
+	dir := filepath.Dir(path)
 	m, err := readManifest(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		dropUnnamed(filepath.Dir(path), nil) // the index was removed: keep none of it mapped
+		dropUnnamed(dir, nil) // the index was removed: keep none of it mapped
 	}
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	dir := filepath.Dir(path)
 	live := make(map[string]bool, len(m.segs))
 	for _, s := range m.segs {
 		live[s.name] = true
