@@ -483,10 +483,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	phraseWords := make([]uint64, words)
 	for _, items := range append([][]item{q.none}, q.all...) {
 		for _, it := range items {
+			if !it.phrase {
+				continue
+			}
 			for _, i := range it.words {
-				if it.phrase {
-					phraseWords[i/64] |= 1 << (i % 64)
-				}
+				phraseWords[i/64] |= 1 << (i % 64)
 			}
 		}
 	}
