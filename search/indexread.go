@@ -83,14 +83,14 @@ func openSegments(path string) ([]*index, error) {
 }
 
 func openManifest(path string) ([]*index, error) {
+	dir := filepath.Dir(path)
 	m, err := readManifest(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		dropUnnamed(filepath.Dir(path), nil) // the index was removed: keep none of it mapped
+		dropUnnamed(dir, nil) // the index was removed: keep none of it mapped
 	}
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	dir := filepath.Dir(path)
 	live := make(map[string]bool, len(m.segs))
 	for _, s := range m.segs {
 		live[s.name] = true
@@ -483,10 +483,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	phraseWords := make([]uint64, words)
 	for _, items := range append([][]item{q.none}, q.all...) {
 		for _, it := range items {
+			if !it.phrase {
+				continue
+			}
 			for _, i := range it.words {
-				if it.phrase {
-					phraseWords[i/64] |= 1 << (i % 64)
-				}
+				phraseWords[i/64] |= 1 << (i % 64)
 			}
 		}
 	}
@@ -644,22 +645,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 				return false
 			}
 			if !placed {
-				// The document's folded text and title are at most
-				// maxFoldGrowth times its record, which its doctab
-				// entry must place inside the records' section (the
-				// record itself, and so its CRC, is not read).
-				limit := func() (int, error) {
-					e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
-					if err != nil {
-						return 0, err
-					}
-					off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
-					if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
-						return 0, corrupt("document %d outside its section", d)
-					}
-					return maxFoldGrowth * int(n), nil
-				}
-				if err = st.place(ix, here, limit); err != nil {
+				if err = st.place(ix, here, func() (int, error) { return ix.foldedMost(d) }); err != nil {
 					return false
 				}
 				placed = true
@@ -679,6 +665,22 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	return cands, nil
+}
+
+// foldedMost is the most document d's folded text and title can hold:
+// maxFoldGrowth times its record, which its doctab entry must place
+// inside the records' section (the record itself, and so its CRC, is not
+// read).
+func (ix *index) foldedMost(d int) (int, error) {
+	e, err := ix.readAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize)
+	if err != nil {
+		return 0, err
+	}
+	off, n := binary.LittleEndian.Uint64(e), uint64(binary.LittleEndian.Uint32(e[8:]))
+	if docs := ix.secs[secDocs]; off > docs.len || n > docs.len-off {
+		return 0, corrupt("document %d outside its section", d)
+	}
+	return maxFoldGrowth * int(n), nil
 }
 
 // uvarintsLen is the length of the first n uvarints of b; false if b

@@ -46,7 +46,7 @@ func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), er
 	defer mappings.Unlock()
 	m := mappings.byPath[path]
 	if m != nil && !m.sameFile(fi) {
-		m.drop()
+		m.drop(path)
 		m = nil
 	}
 	if m == nil {
@@ -71,13 +71,10 @@ func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), er
 	}, nil
 }
 
-// drop stops keeping m; the caller holds the lock.
-func (m *mapping) drop() {
-	for p, k := range mappings.byPath {
-		if k == m {
-			delete(mappings.byPath, p)
-		}
-	}
+// drop stops keeping m, the mapping of path (each is kept under the one
+// path it was mapped at); the caller holds the lock.
+func (m *mapping) drop(path string) {
+	delete(mappings.byPath, path)
 	m.stale = true
 	if m.refs == 0 {
 		m.unmap()
@@ -99,7 +96,7 @@ func dropUnnamed(dir string, live map[string]bool) {
 	defer mappings.Unlock()
 	for p, m := range mappings.byPath {
 		if filepath.Dir(p) == dir && !live[filepath.Base(p)] {
-			m.drop()
+			m.drop(p)
 		}
 	}
 }
