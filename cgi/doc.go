@@ -8,18 +8,24 @@
 //
 //	request.go   RequestFromMap: the environment, QUERY_STRING as the truth
 //	body.go      ReadForm: query then body, one charset for both
+//	form.go      Form and File: what ReadForm gives the handler
 //	multipart.go multipart/form-data: boundary, parts, files, file names
+//	tempfile.go  file parts in temporary files with no name (O_TMPFILE)
+//	deadline.go  the body read under Limits.ReadTimeout (408 after it)
 //	limits.go    Limits and Config, every bound with its default
 //	errors.go    Error and StatusOf: every refusal has its status
 //	response.go  Negotiate, SetHeader, Respond, WriteError
+//	stream.go    RespondStream: a large page written as it is made
+//	redirect.go  SeeOther: the one Location, a declared form's redirect
 //	handler.go   Handler and ResponseWriter: net/http's shape, not its code
 //	header.go    Header, status.go the statuses and their reason phrases
-//	serve.go     Serve: the CGI child's answer on stdout; Recover
+//	serve.go     Serve and ServeEnv: the CGI child's answer on stdout; Recover
 //
 // The package does not import net/http: a CGI process starts for every
 // request, and net/http's packages and their initialisation would cost
-// each start more than decoding the form does. Package cgihttp serves a
-// Handler over net/http (FastCGI, tests).
+// each start more than decoding the form does. Package cgi/fcgi serves a
+// Handler over FastCGI without net/http either; package cgihttp serves one
+// over net/http, for tests and the -http mode's own refusals.
 //
 // Client input never produces a 500: every refusal is a typed error with a
 // 4xx status (StatusOf). Server faults (misconfiguration, a full disk) are
@@ -27,7 +33,8 @@
 //
 // Under FastCGI (package cgi/fcgi) each request's parameters are its CGI
 // environment and its stdin stream its body, served by ServeEnv as in CGI
-// mode; cgihttp serves a Handler over net/http for the -http mode.
+// mode. The -http mode runs the binary itself as a CGI child for every
+// request (net/http/cgi), so it too answers through Serve.
 //
 // The package makes no outbound request and starts no process, so
 // HTTP_PROXY (httpoxy, CVE-2016-5385) and a Shellshock-style header

@@ -1,8 +1,10 @@
-// Package cgihttp serves a cgi.Handler over net/http: under FastCGI
-// (net/http/fcgi, behind mod_proxy_fcgi), and in tests with
-// net/http/httptest. It is the only place the gateway's request and
-// answer meet net/http, so that a CGI binary that does not serve FastCGI
-// links none of it (see package cgi).
+// Package cgihttp serves a cgi.Handler over net/http: in tests with
+// net/http/httptest, and for the answers the gateway's -http mode gives
+// itself before it starts a CGI child (a URI or a header too long to
+// exec). It is the only place a cgi.Handler meets net/http, so that a CGI
+// binary that does not import it links none of net/http (see package cgi).
+// The FastCGI mode does not go through it: package cgi/fcgi serves a
+// Handler over FastCGI without net/http.
 package cgihttp
 
 import (

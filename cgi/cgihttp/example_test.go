@@ -12,7 +12,7 @@ func ExampleHandler() {
 	gw := cgi.HandlerFunc(func(w cgi.ResponseWriter, r *cgi.Request) {
 		cgi.Respond(w, cgi.StatusOK, cgi.Text, []byte("query "+r.RawQuery+"\n"))
 	})
-	// fcgi.Serve(listener, cgihttp.Handler(gw)) serves it behind mod_proxy_fcgi.
+	// Any net/http server serves it; httptest's recorder here.
 	w := httptest.NewRecorder()
 	cgihttp.Handler(gw).ServeHTTP(w, httptest.NewRequest("GET", "/cgi-bin/cgigate?a=1", nil))
 	fmt.Print(w.Code, " ", w.Header().Get("Content-Type"), "\n", w.Body.String())
