@@ -8,7 +8,8 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 # Static, so it runs in the httpd image whatever its libc; -tags cgionly
-# leaves out -http and -fcgi and starts faster (README, "Building").
+# leaves out what no CGI request runs (-http, -fcgi, export, deliver) and
+# starts faster (README, "Deploying on Debian's Apache").
 RUN CGO_ENABLED=0 go build -trimpath -tags cgionly -o /out/cgigate ./cmd/cgigate
 
 FROM httpd:2.4

@@ -8,12 +8,20 @@
 //	cgigate -http ADDR       HTTP for trying it out: runs this binary as a
 //	                         CGI child through net/http/cgi.Handler
 //	cgigate -fcgi ADDR       FastCGI (cgi/fcgi), for mod_proxy_fcgi
+//
+// and the commands a site runs beside the web server:
+//
+//	cgigate -index DIR       build or update DIR's search index
+//	cgigate -check-forms F   check a forms file (CGIGATE_FORMS)
 //	cgigate export FILE      the submissions of a record file, as JSON
 //	                         lines or CSV (cgigate export -help)
+//	cgigate deliver ...      a service that follows a record file and
+//	                         delivers each record to PostgreSQL, webhooks, mail
 //
-// Built with -tags cgionly, the binary leaves out -http and -fcgi, and with
-// them every package of net/http: a CGI process starts for every request,
-// and that build starts faster (BENCHMARKS.md, "What costs what").
+// Built with -tags cgionly, the binary leaves out -http, -fcgi, export and
+// deliver, and with them every package of net/http: a CGI process starts
+// for every request, and that build starts faster (BENCHMARKS.md, "Cold
+// start").
 //
 // CGI mode is decided by GATEWAY_INTERFACE before any flag is parsed:
 // Apache passes an ISINDEX query's words as arguments, and a word like
