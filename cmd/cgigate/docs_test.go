@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,6 +69,64 @@ func TestDocumentsListEverySettingWithItsDefault(t *testing.T) {
 			}
 		}
 	})
+}
+
+// documentedKey is a key in a document's sketch of the JSON rendering.
+var documentedKey = regexp.MustCompile(`"([a-z_0-9]+)":`)
+
+// The JSON rendering is a contract, sketched in README.md and in
+// cmd/cgigate/README.md: each sketch shows every key the gateway writes,
+// nested ones too, and no key it does not write. The keys are those of the
+// result type (TestJSONIsWrittenAsEncodingJSONWritesIt holds writeJSON to
+// them).
+func TestDocumentsSketchEveryKeyOfTheJSONRendering(t *testing.T) {
+	var want []string
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		for f := range ty.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			want = append(want, name)
+			if e := f.Type; e.Kind() == reflect.Slice && e.Elem().Kind() == reflect.Struct {
+				walk(e.Elem())
+			}
+		}
+	}
+	walk(reflect.TypeFor[result]())
+	slices.Sort(want)
+	want = slices.Compact(want)
+	docs := []struct{ name, file, section string }{
+		{"README.md", "../../README.md", "## The JSON rendering"},
+		{"cmd/cgigate/README.md", "README.md", "## The JSON rendering (a contract)"},
+	}
+	for _, d := range docs {
+		t.Run(d.name+" sketches every key the gateway writes", func(t *testing.T) {
+			text := docSection(t, d.file, d.section)
+			_, sketch, ok := strings.Cut(text, "```\n{")
+			sketch, _, ok2 := strings.Cut(sketch, "```")
+			if !ok || !ok2 {
+				t.Fatalf("%s: no sketch ({ in a fenced block) under %q", d.file, d.section)
+			}
+			var got []string
+			for _, m := range documentedKey.FindAllStringSubmatch(sketch, -1) {
+				got = append(got, m[1])
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			for _, k := range want {
+				if !slices.Contains(got, k) {
+					t.Errorf("%q is written but not in the sketch", k)
+				}
+			}
+			for _, k := range got {
+				if !slices.Contains(want, k) {
+					t.Errorf("%q is in the sketch but never written", k)
+				}
+			}
+		})
+	}
 }
 
 // docSection is the text of file under the Markdown heading line, up to the
