@@ -18,8 +18,9 @@ type PromptData struct {
 // ResultData is the data of results.html and submitted.html: Result has
 // the fields of the JSON rendering, by their Go names (.Result.Kind,
 // .Result.Fields with .Name .Value .Source, .Result.Files, .Result.Results
-// with .Title .URL .Snippet .Score, .Result.Warnings, .Result.Charset,
-// .Result.CharsetSource, .Result.Keywords).
+// with .Title .URL .Snippet .Score .Highlights, .Result.Total .Page .Pages,
+// .Result.Warnings, .Result.Charset, .Result.CharsetSource,
+// .Result.Keywords).
 type ResultData struct {
 	Page
 	Result any
