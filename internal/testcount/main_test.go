@@ -125,14 +125,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestCIRunsREADMEsTestCommandThroughTheCounter keeps .ci/run's test step
 // the README's command with -json and this counter, as README says.
 func TestCIRunsREADMEsTestCommandThroughTheCounter(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme, run := projectFile(t, "README.md"), projectFile(t, ".ci", "run")
 	if !strings.Contains(string(readme), "\ngo vet ./... && go test -count=1 ./...\n") {
 		t.Error("README.md no longer shows the test command go vet ./... && go test -count=1 ./...")
 	}
@@ -144,4 +137,37 @@ func TestCIRunsREADMEsTestCommandThroughTheCounter(t *testing.T) {
 	if !strings.Contains(string(run), "set -euo pipefail") {
 		t.Error(".ci/run does not set pipefail, so go test's own failure would be lost in the pipe")
 	}
+}
+
+// ciPackages finds the Debian packages .ci/run installs: its packages=(...)
+// list and what it adds with packages+=(...).
+var ciPackages = regexp.MustCompile(`(?m)^\s*(?:command -v \S+ .*\|\| )?packages\+?=\(([^)]*)\)`)
+
+// TestREADMENamesEveryPackageCIInstalls keeps README's account of what the
+// tests need in step with .ci/run, where a package is added for a test: a
+// newcomer installs from the README.
+func TestREADMENamesEveryPackageCIInstalls(t *testing.T) {
+	readme, run := projectFile(t, "README.md"), projectFile(t, ".ci", "run")
+	var pkgs []string
+	for _, m := range ciPackages.FindAllStringSubmatch(string(run), -1) {
+		pkgs = append(pkgs, strings.Fields(m[1])...)
+	}
+	if len(pkgs) < 5 {
+		t.Fatalf(".ci/run: found the packages %q, want its whole list", pkgs)
+	}
+	for _, p := range pkgs {
+		if !strings.Contains(string(readme), "`"+p+"`") {
+			t.Errorf(".ci/run installs %s, which README.md does not name", p)
+		}
+	}
+}
+
+// projectFile reads a file of the project, its path from the module root.
+func projectFile(t *testing.T, path ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(append([]string{"..", ".."}, path...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
