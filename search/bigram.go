@@ -115,14 +115,21 @@ func (t *bigramTables) add(key string, list, numbers []byte) error {
 	return t.lists.write(numbers)
 }
 
+// maxBigramRunes is the longest word, in code points, counted from its
+// bigrams: a word reads the whole list of each of its bigrams, so a long
+// one of common bigrams would read many long lists, where through the
+// terms it reads the three shortest gram lists and the few terms holding
+// it. Words are rarely longer.
+const maxBigramRunes = 8
+
 // wordBigrams are the gram keys of an all-CJK word's bigrams, in order,
-// or nil when the word is not all CJK or has fewer than two code points:
-// such a word is found through the terms.
+// or nil when the word is not all CJK or has fewer than two code points
+// or more than maxBigramRunes: such a word is found through the terms.
 func wordBigrams(w string) []uint64 {
 	var keys []uint64
 	prev := rune(-1)
 	for _, r := range w {
-		if !isCJK(r) { // RuneError for an invalid byte
+		if !isCJK(r) || len(keys) == maxBigramRunes-1 { // RuneError for an invalid byte
 			return nil
 		}
 		if prev >= 0 {

@@ -43,6 +43,8 @@ func TestBigramWordsAnswerAsTheScan(t *testing.T) {
 		{"a 2-code-point word in titles and text", []string{"東京"}},
 		{"a 4-code-point word", []string{"活版印刷"}},
 		{"a 5-code-point word", []string{"活版印刷活"}},
+		{"an 8-code-point word, the longest counted from its bigrams", []string{"活版印刷活版印刷"}},
+		{"a 9-code-point word, found through the terms", []string{"活版印刷活版印刷活"}},
 		{"a word ending in ー", []string{"ラーメン"}},
 		{"ー alone twice", []string{"ーー"}},
 		{"々 repeated", []string{"々々"}},

@@ -33,7 +33,7 @@
 //
 // A Japanese word found in many sentences would so read thousands of
 // terms, each a sentence with a short posting list of its own. A word of
-// two or more CJK code points (Han, kana, Hangul, ー and 々) that is no
+// two to eight CJK code points (Han, kana, Hangul, ー and 々) that is no
 // phrase's is answered instead from CJK bigram postings (bigram.go): a
 // section apart from the terms, with one posting list for each pair of
 // neighbouring CJK code points of a term, each posting with the pair's

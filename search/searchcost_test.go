@@ -273,4 +273,13 @@ func TestAJapaneseWordReadsOneListABigram(t *testing.T) {
 			t.Logf("cost %+v over %d documents holding it", c, len(want))
 		})
 	}
+	t.Run("a word longer than maxBigramRunes reads the terms holding it, not the long lists of its bigrams", func(t *testing.T) {
+		q := queryOf(t, "お問い合わせください")
+		want, _, _ := scanAll(dir, q)
+		c := indexCost(t, path, q)
+		if c.postings > len(want) || len(want) == 0 {
+			t.Errorf("cost %+v over %d documents holding it", c, len(want))
+		}
+		t.Logf("cost %+v over %d documents holding it", c, len(want))
+	})
 }
