@@ -111,8 +111,12 @@ func heapPeak(fn func()) uint64 {
 // walk's: 200 bytes a document) and 2 MiB: the dictionary, the term
 // table, its index and the grams grow with the terms and go to disk.
 func TestBuildMemoryDoesNotFollowTheTerms(t *testing.T) {
-	defer func(p, g, f int) { runPostings, gramRunPairs, gramFanIn = p, g, f }(runPostings, gramRunPairs, gramFanIn)
-	runPostings, gramRunPairs, gramFanIn = 8000, 1<<14, 8
+	defer func(p, g, f, pf int) {
+		runPostings, gramRunPairs, gramFanIn, postingFanIn = p, g, f, pf
+	}(runPostings, gramRunPairs, gramFanIn, postingFanIn)
+	// Both sizes make many runs (each document's CJK bigrams are postings
+	// too) and merge them in passes, as the grams are.
+	runPostings, gramRunPairs, gramFanIn, postingFanIn = 8000, 1<<14, 8, 8
 	const n = 4000
 	var peaks [2]uint64
 	for i, docs := range []int{n, 4 * n} {

@@ -27,12 +27,27 @@
 // dictionary, which grows with the text where a Japanese sentence is one
 // term (TestQueryCostDoesNotGrowWithTheDocuments,
 // TestQueryCostFollowsTheMatches). The grams are code points and pairs
-// of them, not CJK runs cut into bigram terms at build time: the terms,
-// postings and scan stay as they were, the scan remains the independent
-// check of the index, and a word is found inside any term of any script.
-// The price is a Japanese word found in many sentences, each a term with
-// its own posting list. See index.go for the segment layout, manifest.go
-// for the manifest.
+// of them, not CJK runs cut into bigram terms: the terms, postings and
+// scan stay as they were, the scan remains the independent check of the
+// index, and a word is found inside any term of any script.
+//
+// A Japanese word found in many sentences would so read thousands of
+// terms, each a sentence with a short posting list of its own. A word of
+// two to eight CJK code points (Han, kana, Hangul, ー and 々) that is no
+// phrase's is answered instead from CJK bigram postings (bigram.go): a
+// section apart from the terms, with one posting list for each pair of
+// neighbouring CJK code points of a term, each posting with the pair's
+// numbers in the document's text and title, numbered so that the pairs of
+// one run of CJK are consecutive and a break skips one. The lists of the
+// word's bigrams are intersected by document and number (the i-th bigram
+// at p+i), and its occurrences counted as the scan counts them
+// (strings.Count: non-overlapping, from the left), so its score is the
+// term path's; the result is one more posting list for the ranking. It
+// reads one list for each distinct bigram of the word, whatever the
+// number of sentences holding it (TestAJapaneseWordReadsOneListABigram),
+// for an index about a tenth larger on a site whose text is a third
+// Japanese. See index.go for the segment layout, manifest.go for the
+// manifest.
 //
 // A phrase is decided from the index, never by reading the documents
 // that hold its words: each posting carries the ordinal positions of its

@@ -35,7 +35,9 @@ import (
 // terms, the postings and the scan stay what they were (the scan remains
 // the independent check of the index), and a word is found inside any
 // term, in any script, at a cost that follows the terms that hold its
-// rarest bigrams.
+// rarest bigrams. An all-CJK word, whose terms are sentences, is counted
+// from CJK bigram postings instead (bigram.go), kept apart from the terms
+// and the grams.
 
 // gramKey is the key of the unigram r (r2 < 0) or of the bigram r, r2:
 // the first code point in the high half, the second plus one in the low
@@ -424,7 +426,14 @@ func keywordGrams(s string) (keys []uint64, ok bool) {
 // gramList finds key in the grams section by binary search and returns
 // its list, checked against its CRC; nil when no term holds it.
 func (ix *index) gramList(key uint64) ([]byte, error) {
-	g := ix.secs[secGrams]
+	return ix.keyedList(secGrams, secGramLists, key)
+}
+
+// keyedList finds key in the table tab (grams or bigrams: entries of
+// gramSize, by key) by binary search and returns its list in section
+// lists, checked against its CRC; nil when the table has no such key.
+func (ix *index) keyedList(tab, lists int, key uint64) ([]byte, error) {
+	g := ix.secs[tab]
 	n := int(g.len / gramSize)
 	le := binary.LittleEndian
 	var err error
@@ -443,12 +452,12 @@ func (ix *index) gramList(key uint64) ([]byte, error) {
 	if err != nil || le.Uint64(e) != key {
 		return nil, err
 	}
-	list, err := ix.readAt(ix.secs[secGramLists], le.Uint64(e[8:]), uint64(le.Uint32(e[16:])))
+	list, err := ix.readAt(ix.secs[lists], le.Uint64(e[8:]), uint64(le.Uint32(e[16:])))
 	if err != nil {
 		return nil, err
 	}
 	if gramChecksum(key, list) != le.Uint32(e[20:]) {
-		return nil, corrupt("gram %d checksum", i)
+		return nil, corrupt("table %d entry %d checksum", tab, i)
 	}
 	return list, nil
 }

@@ -27,9 +27,9 @@ import (
 //
 // Segment layout (integers little-endian):
 //
-//	header     magic "CGIGIX\x00\x05", docs uint32, terms uint32, then for each
+//	header     magic "CGIGIX\x00\x06", docs uint32, terms uint32, then for each
 //	           section (dict, terms, doctab, keys, deleted, postings, docs,
-//	           dictidx, grams, gramlists)
+//	           dictidx, grams, gramlists, bigrams, bigramlists)
 //	           offset uint64, length uint64, CRC-32C uint32; then the
 //	           CRC-32C of the header before it
 //	docs       one record a document, in walk order: path, title, text, each
@@ -62,6 +62,16 @@ import (
 //	           key then the list
 //	gramlists  for each gram: the ids of the terms holding it, rising, as
 //	           uvarint deltas
+//	bigrams    for each CJK bigram (two neighbouring code points of a term,
+//	           both isCJK), in key order (gramKey): key uint64, list offset
+//	           uint64 (in bigramlists), length uint32, CRC-32C uint32 of
+//	           the key then the list
+//	bigramlists for each bigram: a uvarint length and its posting list,
+//	           (document number delta, count in the text, count in the
+//	           title) as uvarints, by document number; then for each
+//	           posting in turn the bigram's numbers in the text, then in
+//	           the title, as the positions of a term are (the first as is,
+//	           the rest as deltas)
 //
 // A document's key is its place in the walk order of the whole index:
 // ties in rank are broken by key. The main segment's documents are spaced
@@ -75,6 +85,19 @@ import (
 // and a document's score
 // is the sum over the terms that contain the keyword of its occurrences in
 // the term times the term's counts.
+//
+// A document's CJK bigrams are numbered in each field from 0, in order:
+// the bigrams of one run of CJK code points inside a term are consecutive
+// numbers, and a break (a code point that is not CJK, the end of a term)
+// skips one. A word of two or more CJK code points occurs at number p
+// when its i-th bigram is at p+i, two occurrences overlap when they are
+// less than its length apart, and its count in a document is found from
+// its bigrams' lists alone (bigram.go), without the terms holding it: a
+// Japanese sentence is a term of its own, so a word found in many
+// sentences is one list a bigram rather than one a sentence. The bigrams
+// are built with the postings, in the same runs, under keys no term can
+// be (bigramMark), and parted from the terms when the runs are merged:
+// the dictionary, the grams and the scan never see them.
 //
 // A phrase is decided from the positions (candidates): every term a
 // phrase's match touches holds one of its words, so the terms holding
@@ -93,8 +116,8 @@ import (
 // builder's, for a check of the whole file.
 const (
 	IndexName   = ".cgigate-index"
-	indexMagic  = "CGIGIX\x00\x05"
-	nSections   = 10
+	indexMagic  = "CGIGIX\x00\x06"
+	nSections   = 12
 	sectionSize = 8 + 8 + 4
 	headerSize  = len(indexMagic) + 4 + 4 + nSections*sectionSize + 4
 	entrySize   = 8 + 4 + 4 // terms and doctab entries
@@ -114,6 +137,8 @@ const (
 	secDictIdx
 	secGrams
 	secGramLists
+	secBigrams
+	secBigramLists
 )
 
 // mainKey is the key of the main segment's document d.
@@ -199,24 +224,44 @@ type docTerm struct {
 // docTerms counts the terms of one document at a time, reusing its
 // memory from document to document.
 type docTerms struct {
-	at    map[string]int // term to its place in terms
+	at    map[string]int // term (or bigram key) to its place in terms
 	terms []docTerm
+	key   []byte // a bigram's key, reused
 }
 
 // add counts term t at ordinal position i of the text, or of the title.
 func (c *docTerms) add(t string, i int, title bool) {
 	j, ok := c.at[t]
 	if !ok {
-		j = len(c.at)
-		c.at[t] = j
-		if j < len(c.terms) {
-			dt := &c.terms[j]
-			*dt = docTerm{textPos: dt.textPos[:0], titlePos: dt.titlePos[:0]}
-		} else {
-			c.terms = append(c.terms, docTerm{})
-		}
+		j = c.place(t)
 	}
-	dt := &c.terms[j]
+	c.terms[j].add(i, title)
+}
+
+// addBytes is add for a key held in a buffer the caller reuses: it is
+// copied only when new to the document.
+func (c *docTerms) addBytes(t []byte, i int, title bool) {
+	j, ok := c.at[string(t)] // no copy for a lookup
+	if !ok {
+		j = c.place(string(t))
+	}
+	c.terms[j].add(i, title)
+}
+
+// place gives t, new to the document, its place in c.terms.
+func (c *docTerms) place(t string) int {
+	j := len(c.at)
+	c.at[t] = j
+	if j < len(c.terms) {
+		dt := &c.terms[j]
+		*dt = docTerm{textPos: dt.textPos[:0], titlePos: dt.titlePos[:0]}
+	} else {
+		c.terms = append(c.terms, docTerm{})
+	}
+	return j
+}
+
+func (dt *docTerm) add(i int, title bool) {
 	if title {
 		dt.titlePos = binary.AppendUvarint(dt.titlePos, uint64(i-dt.lastTitle))
 		dt.title++
@@ -229,18 +274,20 @@ func (c *docTerms) add(t string, i int, title bool) {
 }
 
 // count counts the terms of a document's folded text and title, each
-// term's positions numbered from 0 in each.
+// term's positions numbered from 0 in each, and their CJK bigrams under
+// their keys (bigramKey), numbered from 0 in each (docTerms.bigrams).
 func (c *docTerms) count(text, title string) {
 	clear(c.at)
-	i := 0
-	for t := range strings.FieldsFuncSeq(text, isTermSep) { // no slice of a term per word
-		c.add(t, i, false)
+	c.field(text, false)
+	c.field(title, true)
+}
+
+func (c *docTerms) field(s string, title bool) {
+	i, n := 0, 0
+	for t := range strings.FieldsFuncSeq(s, isTermSep) { // no slice of a term per word
+		c.add(t, i, title)
 		i++
-	}
-	i = 0
-	for t := range strings.FieldsFuncSeq(title, isTermSep) {
-		c.add(t, i, true)
-		i++
+		n = c.bigrams(t, n, title)
 	}
 }
 
@@ -356,9 +403,16 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	if err != nil {
 		return st, err
 	}
+	bt, err := newBigramTables(tmp)
+	if err != nil {
+		return st, err
+	}
 	secs[secPostings].off = uint64(w.off)
 	var block []byte
 	err = mergeRuns(runs, func(term string, list, positions []byte, _ uint64) error {
+		if isBigramKey(term) {
+			return bt.add(term, list, positions)
+		}
 		if err := tt.add(term, uint64(w.off)-secs[secPostings].off, list); err != nil {
 			return err
 		}
@@ -404,6 +458,12 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		return st, err
 	}
 	if secs[secGramLists], err = lists.copyTo(w, buf); err != nil {
+		return st, err
+	}
+	if secs[secBigrams], err = bt.table.copyTo(w, buf); err != nil {
+		return st, err
+	}
+	if secs[secBigramLists], err = bt.lists.copyTo(w, buf); err != nil {
 		return st, err
 	}
 	hdr := encodeHeader(docs, terms, secs)

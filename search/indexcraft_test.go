@@ -149,7 +149,7 @@ func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
 		"japan.txt":   "活版印刷の会社です　印刷",
 		"other.txt":   "nothing to see",
 	})
-	queries := []string{"strasse", "ß", "印刷", "bahn", "nothing"}
+	queries := []string{"strasse", "ß", "印刷", "活版印刷", "bahn", "nothing"}
 	want := map[string]map[string]bool{}
 	for _, q := range queries {
 		want[q] = map[string]bool{}
@@ -160,7 +160,7 @@ func TestChangedLookupTablesNeverReadOutside(t *testing.T) {
 	path, good := buildMain(t, dir)
 	ix := indexSections(t, path)
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, sec := range []int{secDictIdx, secGrams, secGramLists} {
+	for _, sec := range []int{secDictIdx, secGrams, secGramLists, secBigrams, secBigramLists} {
 		s := ix.secs[sec]
 		t.Run(fmt.Sprintf("section %d changed at random", sec), func(t *testing.T) {
 			fallbacks, fewer := 0, 0

@@ -31,6 +31,7 @@ type index struct {
 // searchCost is the work a search did in the index, counted for the tests
 // that bound a query's cost.
 type searchCost struct {
+	lists     int // posting lists read (a term's or a bigram's)
 	postings  int // posting entries decoded
 	positions int // positions decoded, for phrases
 	records   int // document records read and matched
@@ -196,7 +197,7 @@ func (ix *index) load(f *os.File) error {
 		p = p[sectionSize:]
 	}
 	if ix.secs[secTerms].len != uint64(ix.nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
-		ix.secs[secDictIdx].len != uint64(ix.nTerms)*8 || ix.secs[secGrams].len%gramSize != 0 ||
+		ix.secs[secDictIdx].len != uint64(ix.nTerms)*8 || ix.secs[secGrams].len%gramSize != 0 || ix.secs[secBigrams].len%gramSize != 0 ||
 		ix.secs[secKeys].len != 0 && ix.secs[secKeys].len != uint64(ix.docs)*keySize || ix.secs[secDeleted].len%keySize != 0 {
 		return corrupt("table sizes")
 	}
@@ -390,22 +391,13 @@ type stretches struct {
 func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) error {
 	s.occ = s.occ[:0]
 	for _, t := range ts {
-		r := reader{b: t.at}
-		for field, n := range [2]uint64{t.text, t.title} {
-			pos := -1
-			for i := range n {
-				d := r.uvarint()
-				if r.err != nil || d > math.MaxInt32 || i > 0 && d == 0 || uint64(pos+1)+d > math.MaxInt32 {
-					return corrupt("positions of %q", t.term)
-				}
-				pos = max(pos, 0) + int(d)
-				s.occ = append(s.occ, occurrence{field, pos, t.term})
-			}
-		}
-		ix.cost.positions += int(t.text + t.title)
-		if len(r.b) != 0 {
+		ok := eachPosition(t.at, [2]uint64{t.text, t.title}, func(field, pos int) {
+			s.occ = append(s.occ, occurrence{field, pos, t.term})
+		})
+		if !ok {
 			return corrupt("positions of %q", t.term)
 		}
+		ix.cost.positions += int(t.text + t.title)
 	}
 	slices.SortFunc(s.occ, func(a, b occurrence) int {
 		return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.pos, b.pos))
@@ -444,6 +436,26 @@ func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) er
 		start = e
 	}
 	return nil
+}
+
+// eachPosition decodes the positions of a posting (a term's, or a
+// bigram's numbers), counts[0] in the text then counts[1] in the title,
+// each field's first as is and the rest as deltas, and calls fn with
+// each; false when b does not hold exactly as many, rising.
+func eachPosition(b []byte, counts [2]uint64, fn func(field, pos int)) bool {
+	r := reader{b: b}
+	for field, n := range counts {
+		pos := -1
+		for i := range n {
+			d := r.uvarint()
+			if r.err != nil || d > math.MaxInt32 || i > 0 && d == 0 || uint64(pos+1)+d > math.MaxInt32 {
+				return false
+			}
+			pos = max(pos, 0) + int(d)
+			fn(field, pos)
+		}
+	}
+	return len(r.b) == 0
 }
 
 // cand is a document of a segment that matches, by number, and its score.
@@ -498,7 +510,24 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		phrase bool // holds a needle of a phrase
 	}
 	hits := map[int]*termHit{}
+	// An all-CJK word that is no phrase's is counted from its bigrams'
+	// lists (bigram.go), not from the terms holding it; a phrase's words
+	// keep the terms, whose positions put its stretches back.
+	var bigramHits []*termHit
+	var bigramCursors []*bigramCursor
 	for j, n := range needles {
+		if keys := wordBigrams(n.word); keys != nil && phraseWords[j/64]&(1<<(j%64)) == 0 {
+			bc, err := ix.bigramCursor(n.word, keys)
+			if err != nil {
+				return nil, err
+			}
+			if bc != nil {
+				h := &termHit{term: []byte(n.word), weight: n.weight, has: make([]uint64, words)}
+				h.has[j/64] |= 1 << (j % 64)
+				bigramHits, bigramCursors = append(bigramHits, h), append(bigramCursors, bc)
+			}
+			continue
+		}
 		err := ix.termsContaining(n.word, func(t int, term []byte, count int) error {
 			h := hits[t]
 			if h == nil {
@@ -521,9 +550,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	sort.Ints(terms) // read the postings section in order
-	// A cursor is a posting list's next entry.
+	// A cursor is a posting list's next entry, or a bigram word's next
+	// document (bi).
 	type cursor struct {
 		h     *termHit
+		bi    *bigramCursor
 		r     reader
 		doc   int // of the entry at the head
 		score int // its weight times its count
@@ -535,6 +566,13 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	}
 	// next moves c to its next entry; false at the end of the list.
 	next := func(c *cursor) (bool, error) {
+		if c.bi != nil {
+			d, text, title, ok, err := c.bi.next()
+			if ok {
+				c.doc, c.score = d, c.h.weight*(text+3*title)
+			}
+			return ok, err
+		}
 		if len(c.r.b) == 0 {
 			if len(c.pos.b) != 0 {
 				return false, corrupt("positions of %q", c.h.term)
@@ -580,18 +618,24 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			i = m
 		}
 	}
-	cursors := make([]cursor, len(terms))
-	for i, t := range terms {
-		h := hits[t]
-		list, err := ix.entry(secTerms, t, ix.secs[secPostings], h.term)
-		if err != nil {
-			return nil, err
-		}
+	cursors := make([]cursor, len(terms)+len(bigramCursors))
+	for i := range cursors {
 		c := &cursors[i]
-		*c = cursor{h: h, r: reader{b: list}, first: true}
-		if h.phrase {
-			if c.pos.b, err = ix.positions(t, h.term); err != nil {
+		if i >= len(terms) {
+			*c = cursor{h: bigramHits[i-len(terms)], bi: bigramCursors[i-len(terms)]}
+		} else {
+			t := terms[i]
+			h := hits[t]
+			list, err := ix.entry(secTerms, t, ix.secs[secPostings], h.term)
+			if err != nil {
 				return nil, err
+			}
+			ix.cost.lists++
+			*c = cursor{h: h, r: reader{b: list}, first: true}
+			if h.phrase {
+				if c.pos.b, err = ix.positions(t, h.term); err != nil {
+					return nil, err
+				}
 			}
 		}
 		ok, err := next(c)

@@ -72,6 +72,7 @@ func indexCostAlloc(t testing.TB, path string, q *Query) (searchCost, uint64) {
 	runtime.ReadMemStats(&after)
 	var c searchCost
 	for _, ix := range segs {
+		c.lists += ix.cost.lists
 		c.postings += ix.cost.postings
 		c.records += ix.cost.records
 		c.positions += ix.cost.positions
@@ -243,4 +244,42 @@ func TestTopCandsIsTheHeadOfAStableSortByScore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAJapaneseWordReadsOneListABigram holds a Japanese word found in
+// many sentences (each a term of its own) to the posting lists of its
+// bigrams: one list a distinct bigram, whatever the number of sentences
+// holding it, and its entries at most one a document per list.
+func TestAJapaneseWordReadsOneListABigram(t *testing.T) {
+	const n = 2000
+	dir := japaneseSite(t, n)
+	path := built(t, dir)
+	for _, tc := range []struct {
+		word  string
+		lists int
+	}{
+		{"会社", 1}, {"株式会社", 3}, {"お問い合わせ", 5},
+	} {
+		t.Run(tc.word+" reads one posting list a bigram", func(t *testing.T) {
+			q := queryOf(t, tc.word)
+			want, _, _ := scanAll(dir, q)
+			if len(want) < n/4 {
+				t.Fatalf("%d documents hold %s: the test says little", len(want), tc.word)
+			}
+			c := indexCost(t, path, q)
+			if c.lists != tc.lists || c.postings > tc.lists*n {
+				t.Errorf("cost %+v over %d documents holding it", c, len(want))
+			}
+			t.Logf("cost %+v over %d documents holding it", c, len(want))
+		})
+	}
+	t.Run("a word longer than maxBigramRunes reads the terms holding it, not the long lists of its bigrams", func(t *testing.T) {
+		q := queryOf(t, "お問い合わせください")
+		want, _, _ := scanAll(dir, q)
+		c := indexCost(t, path, q)
+		if c.postings > len(want) || len(want) == 0 {
+			t.Errorf("cost %+v over %d documents holding it", c, len(want))
+		}
+		t.Logf("cost %+v over %d documents holding it", c, len(want))
+	})
 }

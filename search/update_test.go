@@ -72,6 +72,7 @@ var updateQueries = [][]string{
 	{"zebra"}, {"quagga"}, {"straße"}, {"ｲﾝｻﾂ"}, {`"zebra crossing"`},
 	{"zebra", "-quagga"}, {"zebra", "OR", "okapi"}, {"größe"},
 	{`"zebra crossing"`, "OR", "okapi"}, {"zebra", `-"zebra crossing"`}, {`"zebra herd quagga"`},
+	{"印刷"}, {"活版印刷"}, {"インサツ"}, {"印刷", "-活版"}, {"動物園", "OR", "印刷"},
 }
 
 // sameAnswers checks that the index of dir answers every update query as
@@ -136,6 +137,10 @@ func TestUpdatesAnswerAsTheScanAndARebuild(t *testing.T) {
 		{"a document renamed", func() {
 			os.Rename(filepath.Join(dir, "zoo/okapi.html"), filepath.Join(dir, "a-okapi.html"))
 		}, 1},
+		{"a Japanese document added", func() {
+			writeDoc(t, dir, "zoo/japan.txt", "活版印刷の動物園\n印刷印刷、動物園の印刷", 3)
+		}, 1},
+		{"the Japanese document changed", func() { writeDoc(t, dir, "zoo/japan.txt", "動物園　活版印刷活版印刷", 4) }, 1},
 		{"a document in UTF-8 added", func() { writeDoc(t, dir, "zoo/latin.txt", "Größe und zebra", 4) }, 1},
 		{"its charset changed to Latin-1", func() { writeDoc(t, dir, "zoo/latin.txt", "Gr\xf6\xdfe und zebra", 5) }, 1},
 		{"a document renamed back", func() {

@@ -1,0 +1,208 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/cgigate/cgigate/bench"
+)
+
+// bigramDocs hold CJK words where counting them is easy to get wrong:
+// repeated inside one run (overlapping matches), at a run's edge beside
+// Latin letters or punctuation, across a term's end, in titles, with ー
+// and 々, in half width, and in Hangul.
+var bigramDocs = map[string]string{
+	"a/repeat.txt":  "あああああ ああ　あああ",
+	"a/print.txt":   "印刷印刷印刷 印刷A印刷、印刷 刷 印\u3000印刷ｲﾝｻﾂ",
+	"a/title.html":  "<title>印刷の印刷 活版印刷</title><p>活版印刷と印刷所。印刷</p>",
+	"a/marks.txt":   "ラーメン々々 時々々 佐々木さんラーメンー ーー",
+	"a/tokyo.txt":   "東京タワー\n東京スカイツリーと東京駅、東京\u3000東京東京",
+	"a/apart.txt":   "印 刷 活 版 印刷x刷",
+	"a/width.txt":   "印刷ｻｰﾋﾞｽとｻｰﾋﾞｽ ＡＢＣ印刷ＤＥＦ",
+	"a/korean.html": "<title>한국어 검색</title><p>한국어한국어 검색엔진 한국어</p>",
+	"a/long.txt":    "活版印刷活版印刷活版印刷活版 活版印刷活",
+	"b/english.txt": "printing and paper, nothing in Japanese",
+	"b/mixed.txt":   "offset 印刷 printing サービスの印刷サービス",
+}
+
+func TestBigramWordsAnswerAsTheScan(t *testing.T) {
+	dir := makeIndex(t, bigramDocs)
+	path := built(t, dir)
+	for _, tc := range []struct {
+		name  string
+		words []string
+	}{
+		{"a word of one repeated kana, inside runs of it", []string{"ああ"}},
+		{"three of it", []string{"あああ"}},
+		{"a word repeated inside one run", []string{"印刷"}},
+		{"the word twice", []string{"印刷印刷"}},
+		{"a pair across two repeats", []string{"刷印"}},
+		{"a 2-code-point word in titles and text", []string{"東京"}},
+		{"a 4-code-point word", []string{"活版印刷"}},
+		{"a 5-code-point word", []string{"活版印刷活"}},
+		{"an 8-code-point word, the longest counted from its bigrams", []string{"活版印刷活版印刷"}},
+		{"a 9-code-point word, found through the terms", []string{"活版印刷活版印刷活"}},
+		{"a word ending in ー", []string{"ラーメン"}},
+		{"ー alone twice", []string{"ーー"}},
+		{"々 repeated", []string{"々々"}},
+		{"a word with 々", []string{"時々"}},
+		{"a half-width word, folded", []string{"ｻｰﾋﾞｽ"}},
+		{"a word in Hangul", []string{"한국어"}},
+		{"Hangul twice in a run", []string{"한국어한국어"}},
+		{"a word found nowhere", []string{"印版"}},
+		{"two CJK words", []string{"印刷", "東京"}},
+		{"a CJK word and an English one", []string{"印刷", "printing"}},
+		{"a word given twice weighs twice", []string{"印刷", "印刷"}},
+		{"OR between CJK words", []string{"活版", "OR", "東京"}},
+		{"a CJK word excluded", []string{"印刷", "-活版"}},
+		{"only a CJK word excluded beside another", []string{"-印刷", "東京"}},
+		{"a word of the query also in a phrase", []string{"印刷", `"印刷 サービス"`}},
+		{"a phrase of CJK words", []string{`"活版 印刷"`}},
+		{"a word with CJK punctuation", []string{"刷、印"}},
+		{"a word with a Latin letter", []string{"a印刷"}},
+		{"one CJK code point", []string{"刷"}},
+	} {
+		t.Run(tc.name+" gives the scan's answer", func(t *testing.T) {
+			answersAsTheScan(t, dir, path, queryOf(t, tc.words...))
+		})
+	}
+}
+
+// TestBigramCountIsStringsCount counts an all-CJK word in texts made of a
+// few code points, runs broken by Latin letters, punctuation and white
+// space, from the bigrams' numbers (docTerms.bigrams, bigramCursor) and
+// with strings.Count, the scan's count.
+func TestBigramCountIsStringsCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []rune("ああ印刷ー々aA、 \u3000")
+	draw := func(n int, cjk bool) string {
+		var b strings.Builder
+		for range n {
+			r := alphabet[rng.IntN(len(alphabet))]
+			for cjk && !isCJK(r) {
+				r = alphabet[rng.IntN(len(alphabet))]
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	tried := 0
+	for range 3000 {
+		text, word := fold(draw(1+rng.IntN(30), false)).text, draw(2+rng.IntN(3), true)
+		want := strings.Count(text, word)
+		got := bigramCountOf(t, text, word)
+		if got != want {
+			t.Fatalf("%q in %q: %d from the bigrams, strings.Count %d", word, text, got, want)
+		}
+		if want > 0 {
+			tried++
+		}
+	}
+	if tried < 150 {
+		t.Errorf("only %d texts held their word", tried)
+	}
+}
+
+// bigramCountOf counts word in text as a segment of one document would:
+// the bigrams docTerms counts, encoded as a bigram list is, then read by
+// a bigramCursor.
+func bigramCountOf(t *testing.T, text, word string) int {
+	t.Helper()
+	c := docTerms{at: map[string]int{}}
+	c.count(text, "")
+	keys := wordBigrams(word)
+	bc := &bigramCursor{ix: &index{docs: 1}, word: word, runes: len(keys) + 1, of: make([]int, len(keys)), ptr: make([]int, len(keys))}
+	at := map[uint64]int{}
+	for i, k := range keys {
+		j, ok := at[k]
+		if !ok {
+			key := bigramMark + string([]rune{rune(k >> 32), rune(k&(1<<32-1)) - 1})
+			p, ok := c.at[key]
+			if !ok {
+				return 0 // the bigram is not in the text
+			}
+			dt := c.terms[p]
+			list := encodeList(nil, []indexPosting{{doc: 0, text: dt.text, title: dt.title}}, 0)
+			l := &bigramList{key: k, r: reader{b: list}, nums: reader{b: dt.textPos}, first: true}
+			if err := bc.step(l); err != nil {
+				t.Fatal(err)
+			}
+			j = len(bc.lists)
+			at[k] = j
+			bc.lists = append(bc.lists, l)
+		}
+		bc.of[i] = j
+	}
+	_, n, _, ok, err := bc.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		return 0
+	}
+	return n
+}
+
+// TestRandomJapaneseWordsAnswerAsTheScan draws words, pairs of words, OR
+// and exclusions from the Japanese of a generated site, each word a
+// stretch of two to six code points of a CJK run, and compares the index
+// with the scan.
+func TestRandomJapaneseWordsAnswerAsTheScan(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := bench.GenerateSite(dir, 200, 3); err != nil {
+		t.Fatal(err)
+	}
+	path := built(t, dir)
+	var runs [][]rune
+	for _, w := range corpusWords(t, dir) {
+		run := []rune{}
+		for _, r := range w + " " {
+			if isCJK(r) {
+				run = append(run, r)
+				continue
+			}
+			if len(run) >= 2 {
+				runs = append(runs, run)
+			}
+			run = []rune{}
+		}
+	}
+	if len(runs) < 100 {
+		t.Fatalf("only %d CJK runs in the site", len(runs))
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	word := func() string {
+		run := runs[rng.IntN(len(runs))]
+		n := min(len(run), 2+rng.IntN(5))
+		at := rng.IntN(len(run) - n + 1)
+		return string(run[at : at+n])
+	}
+	found := 0
+	for i := range 150 {
+		var q []string
+		switch i % 5 {
+		case 0, 1:
+			q = []string{word()}
+		case 2:
+			q = []string{word(), word()}
+		case 3:
+			q = []string{word(), "OR", word()}
+		case 4:
+			q = []string{word(), "-" + word()}
+		}
+		if utf8.RuneCountInString(q[0]) < 2 {
+			t.Fatalf("%q", q)
+		}
+		t.Run(fmt.Sprintf("%q gives the scan's answer", q), func(t *testing.T) {
+			if answersAsTheScan(t, dir, path, queryOf(t, q...)) {
+				found++
+			}
+		})
+	}
+	if found < 100 {
+		t.Errorf("only %d of 150 queries found something", found)
+	}
+}
