@@ -157,14 +157,78 @@ next:
 }
 
 // classText is the place in sc.texts of the text the samples decode to in
-// the reading cl, looked up once.
+// the reading cl, looked up once. Readings differ in the rune of a byte the
+// samples hold, so their texts differ: a reading's text can only be one a
+// decoder wrote (a multibyte candidate's, UTF-8's) of as many characters,
+// one a byte, compared with the samples as read, and is otherwise a text
+// of its own that needs no key.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
-	if r.text < 0 {
-		sc.key, _ = r.by.appendKey(sc.key[:0], samples)
-		r.text = sc.textID(sc.key)
+	if r.text >= 0 {
+		return r.text
 	}
+	n := readingRunes(samples)
+	keyed := false // sc.key holds the reading's key
+	for i, t := range sc.texts {
+		if t.reading >= 0 || t.runes != n && t.runes >= 0 {
+			continue
+		}
+		if t.runes < 0 {
+			// A long text, known by its hash: the reading's is needed.
+			if !keyed {
+				sc.key, _ = r.by.appendKey(sc.key[:0], samples)
+				keyed = true
+			}
+			if sameText(t.key, sc.key) {
+				r.text = i
+				return i
+			}
+		} else if r.by.readsAs(samples, t.key) {
+			r.text = i
+			return i
+		}
+	}
+	sc.texts = append(sc.texts, text{reading: cl})
+	r.text = len(sc.texts) - 1
 	return r.text
+}
+
+// readingRunes is the number of characters of the samples' text in any
+// reading, their NULs included (joinKey's form): one a byte.
+func readingRunes(samples [][]byte) int {
+	n := len(samples)
+	for _, s := range samples {
+		n += len(s)
+	}
+	return n
+}
+
+// readsAs reports whether c's byte table decodes the samples to key
+// (joinKey's form): read in step, the first byte that differs ends it.
+func (c *candidate) readsAs(samples [][]byte, key []byte) bool {
+	j := 0
+	for _, s := range samples {
+		for _, b := range s {
+			if b < 0x80 {
+				if j >= len(key) || key[j] != b {
+					return false
+				}
+				j++
+				continue
+			}
+			var buf [utf8.UTFMax]byte
+			e := utf8.EncodeRune(buf[:], c.sb.runes[b-0x80])
+			if !bytes.HasPrefix(key[j:], buf[:e]) {
+				return false
+			}
+			j += e
+		}
+		if j >= len(key) || key[j] != 0 {
+			return false
+		}
+		j++
+	}
+	return j == len(key)
 }
 
 // setPriors looks up in pri the bonus of each alphabetic language, once
@@ -322,24 +386,45 @@ func (m langMemo) knows(limit float64) bool {
 }
 
 // textID is the place in sc.texts of the text key decodes to (joinKey's
-// form), added if new. Texts are told apart by group
-// key (appendGroupKey), found by a hash first.
-func (sc *scratch) textID(key []byte) int {
+// form), added if new: a decoder's text, told apart from the others by
+// group key (appendGroupKey), found by a hash first, and from the
+// readings' texts (see classText) by how they read the samples.
+func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	h := hashKey(key)
+	runes := -1 // unknown: a long text is compared by its hash
+	if len(key) <= maxKeyed {
+		runes = runeCount(key)
+	}
 	for i, t := range sc.texts {
-		if t.hash == h && sameText(t.key, key) {
+		if t.reading >= 0 {
+			if (runes < 0 || runes == readingRunes(samples)) && sc.readings[t.reading].by.readsAs(samples, key) {
+				return i
+			}
+		} else if t.hash == h && sameText(t.key, key) {
 			return i
 		}
 	}
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
-	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h})
+	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h, reading: -1, runes: runes})
 	return len(sc.texts) - 1
+}
+
+// runeCount is the number of characters of valid UTF-8 b: its bytes but
+// the continuation bytes. (utf8.RuneCount allocates a string of b.)
+func runeCount(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // sameText reports whether key decodes to the text whose group key is gk.
 func sameText(gk, key []byte) bool {
-	if len(key) <= 1024 {
+	if len(key) <= maxKeyed {
 		return bytes.Equal(gk, key)
 	}
 	var buf [17]byte
@@ -361,8 +446,12 @@ func hashKey(key []byte) uint64 {
 
 // text is a decoding of the samples one Sniff call has seen.
 type text struct {
-	key  []byte // its group key, in sc.textKeys
+	key  []byte // its group key, in sc.textKeys; nil for a reading's text
 	hash uint64 // hashKey of the decoded text
+	// reading is the place in sc.readings of the reading whose text it
+	// is, or -1 for a text a decoder wrote; runes are the characters of
+	// a decoder's text, or -1 for one longer than maxKeyed.
+	reading, runes int
 }
 
 // resetTexts forgets every text.

@@ -126,7 +126,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		if sc.keyClass >= 0 {
 			t = sc.classText(sc.keyClass, samples)
 		} else {
-			t = sc.textID(sc.key)
+			t = sc.textID(sc.key, samples)
 		}
 		*o = outcome{score: score, counted: true, text: t}
 		if pruning {
@@ -266,12 +266,15 @@ func joinKey(key []byte, decoded []string) []byte {
 // group: two decodings of one input that differ yet hash alike are beyond
 // any practical chance.
 func appendGroupKey(dst, text []byte) []byte {
-	if len(text) <= 1024 {
+	if len(text) <= maxKeyed {
 		return append(dst, text...)
 	}
 	dst = append(dst, 0xFF) // 0xFF never starts a UTF-8 text
 	return fnv128a(dst, text)
 }
+
+// maxKeyed is the longest text whose group key is the text itself.
+const maxKeyed = 1024
 
 // fnv128a appends the FNV-1a hash of 128 bits of b to dst, as hash/fnv's
 // New128a would, without the allocations of a hash.Hash.

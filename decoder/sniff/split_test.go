@@ -229,7 +229,7 @@ func TestReadingsAreTexts(t *testing.T) {
 				} else if cl != want {
 					t.Fatalf("% x in %s: reading %d, but %d decodes to the same text", samples, c.name, cl, want)
 				}
-				if got, want := sc.classText(cl, samples), sc.textID(key); got != want {
+				if got, want := sc.classText(cl, samples), sc.textID(key, samples); got != want {
 					t.Fatalf("% x in %s: reading's text %d, the key's %d", samples, c.name, got, want)
 				}
 			}
@@ -267,6 +267,106 @@ func TestCaseCostFollowsTheCaseModel(t *testing.T) {
 			sp := splitter{gs: gs}
 			if got := sp.caseCost(0, len(gs)); math.Abs(got-tc.want) > 1e-9 {
 				t.Errorf("caseCost(%q) = %v, want %v", tc.word, got, tc.want)
+			}
+		})
+	}
+}
+
+// readsAs is the equality of a reading's key with another: compared with
+// the decodings of the samples by every candidate, UTF-8's, and those keys
+// cut short or run on, it answers what building the reading's key and
+// comparing would.
+func TestReadsAsIsTheKeysEquality(t *testing.T) {
+	rows := append(loadRows(t, corpusPath), loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl"))...)
+	var sc scratch
+	for _, r := range rows {
+		for _, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {[]byte("\x80\xa4"), r.raw}} {
+			keys := [][]byte{joinKey(nil, []string{r.Text}), joinKey(nil, []string{string(r.raw)})}
+			for _, c := range candidates.Get() {
+				if c.sb != nil {
+					if key, ok := c.appendKey(nil, samples); ok {
+						keys = append(keys, key)
+					}
+				} else if c.c != nil && sc.decodeExact(c, samples) == 0 {
+					keys = append(keys, joinKey(nil, sc.decoded))
+				}
+			}
+			for _, k := range keys[:len(keys):len(keys)] {
+				if len(k) > 0 {
+					keys = append(keys, k[:len(k)-1], append(k[:len(k):len(k)], 'x'))
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				want, ok := c.appendKey(nil, samples)
+				if !ok {
+					continue
+				}
+				for _, k := range keys {
+					if got := c.readsAs(samples, k); got != bytes.Equal(want, k) {
+						t.Fatalf("% x in %s against %q: readsAs %v, the keys' equality %v", samples, c.name, k, got, !got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A reading's text needs no key unless a decoder wrote a text of as many
+// characters: a short legacy value keys only what the multibyte
+// candidates made of it, and its group still
+// joins a decoder's text that is the same (the euro sign alone reads so
+// in GBK and in windows-1252).
+func TestReadingsBuildNoKey(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value string
+	}{
+		{"a German word in windows-1252", "M\xfcller"},
+		{"a Russian word in windows-1251", "\xf8\xe2\xe5\xff"},
+		{"a Polish word in windows-1250", "\xbfur"},
+		{"a euro sign", "\x80"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			samples := [][]byte{[]byte(tc.value)}
+			var sc scratch
+			sc.resetTexts()
+			decoded := map[string]bool{} // the decoders' keys
+			for _, c := range candidates.Get() {
+				if c.sb == nil && sc.decodeExact(c, samples) == 0 {
+					decoded[string(joinKey(nil, sc.decoded))] = true
+					sc.textID(joinKey(nil, sc.decoded), samples)
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				if cl, ok := sc.classOf(c, samples); ok {
+					tx := sc.texts[sc.classText(cl, samples)]
+					key, _ := c.appendKey(nil, samples)
+					if tx.reading < 0 && string(tx.key) != string(key) {
+						t.Errorf("%s's text is a decoder's, %q, not %q", c.name, tx.key, key)
+					}
+				}
+			}
+			var keyed int
+			for _, tx := range sc.texts {
+				if tx.reading >= 0 && tx.key != nil {
+					t.Errorf("reading %d has a key, %q", tx.reading, tx.key)
+				}
+				if tx.reading < 0 {
+					keyed += len(tx.key)
+				}
+			}
+			want := 0
+			for k := range decoded {
+				want += len(k)
+			}
+			if keyed != want || len(sc.textKeys) != want {
+				t.Errorf("%d bytes of keys, %d in textKeys: want the decoders' %d alone", keyed, len(sc.textKeys), want)
 			}
 		})
 	}
