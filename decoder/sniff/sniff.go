@@ -374,9 +374,46 @@ func (c *expCache) of(fn int, d float64) float64 {
 
 func expFn(fn int, d float64) float64 {
 	if fn == exp2Fn {
-		return math.Exp2(d)
+		return exp2(d)
 	}
-	return math.Log2(1 + math.Exp2(d))
+	return math.Log2(1 + exp2(d))
+}
+
+// exp2 is math.Exp2(x) to the last bit (TestExp2IsMathExp2): on amd64
+// math.Exp2 is math/exp.go's exp2 and expmulti in Go, whose last step,
+// math.Ldexp(y, k), takes y apart and builds it again to scale it by 2^k.
+// Where x is well inside the range of normal numbers, y·2^k is one
+// multiplication by a power of two, which is exact; the argument reduction
+// and the polynomial are Go's, step for step.
+func exp2(x float64) float64 {
+	if !(x > -1000 && x < 1000) { // NaN too
+		return math.Exp2(x)
+	}
+	const (
+		Ln2Hi = 6.93147180369123816490e-01
+		Ln2Lo = 1.90821492927058770002e-10
+
+		P1 = 1.66666666666666657415e-01  /* 0x3FC55555; 0x55555555 */
+		P2 = -2.77777777770155933842e-03 /* 0xBF66C16C; 0x16BEBD93 */
+		P3 = 6.61375632143793436117e-05  /* 0x3F11566A; 0xAF25DE2C */
+		P4 = -1.65339022054652515390e-06 /* 0xBEBBBD41; 0xC5D26BF1 */
+		P5 = 4.13813679705723846039e-08  /* 0x3E663769; 0x72BEA4D0 */
+	)
+	var k int
+	switch {
+	case x > 0:
+		k = int(x + 0.5)
+	case x < 0:
+		k = int(x - 0.5)
+	}
+	t := x - float64(k)
+	hi := t * Ln2Hi
+	lo := -t * Ln2Lo
+	r := hi - lo
+	t = r * r
+	c := r - t*(P1+t*(P2+t*(P3+t*(P4+t*P5))))
+	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	return y * math.Float64frombits(uint64(k+1023)<<52)
 }
 
 func allUTF8(samples [][]byte) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -213,6 +214,31 @@ func TestLogAddIsTheFormula(t *testing.T) {
 				t.Errorf("logAdd(%v, %v) = %v, the formula %v", tt.a, tt.b, got, want)
 			}
 		})
+	}
+}
+
+// exp2 is math.Exp2, to the last bit, over the differences Sniff meets and
+// far beyond them, where it hands x to math.Exp2.
+func TestExp2IsMathExp2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1, -1, 999.9, -999.9, 1000, -1000, 1023.5, -1074.5, -1080, 2000, math.Inf(1), math.Inf(-1), math.NaN()}
+	for i := range 400_000 {
+		switch i % 4 {
+		case 0: // anywhere
+			xs = append(xs, (rng.Float64()-0.5)*2400)
+		case 1: // the differences of scores, from Sniff's groups
+			xs = append(xs, -rng.Float64()*120)
+		case 2: // on the grid of half bits and priors
+			xs = append(xs, -float64(rng.IntN(400))/2-float64(rng.IntN(7))/3)
+		default: // near the halves, where the reduction rounds
+			xs = append(xs, float64(rng.IntN(2000)-1000)+0.5+(rng.Float64()-0.5)*1e-9)
+		}
+	}
+	for _, x := range xs {
+		got, want := exp2(x), math.Exp2(x)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("exp2(%v) = %v, math.Exp2 says %v", x, got, want)
+		}
 	}
 }
 
