@@ -195,6 +195,31 @@ func TestTheLetterBlocksAreAllLetters(t *testing.T) {
 	}
 }
 
+// cjkCost prices an ASCII character in CJK text by its glyph: what
+// nonLetterCost says of it, and scriptSwitchCost where a letter touches a
+// CJK character on either side; it also ends a run of one class (the
+// second 東 below pays its class in full).
+func TestCJKCostOfASCIIIsItsNonLetterCost(t *testing.T) {
+	var gc glyphCache
+	for l := range cjkNames {
+		l := cjkLang(l)
+		han := cjkCost(l, "東", &gc, math.Inf(1))
+		for c := rune(0); c < 0x80; c++ {
+			want := nonLetterCost(c)
+			if got := cjkCost(l, string(c), &gc, math.Inf(1)); got != want {
+				t.Errorf("%s: %q alone costs %v, want %v", cjkNames[l], c, got, want)
+			}
+			if isWordRune(c) {
+				want += 2 * scriptSwitchCost
+			}
+			got := cjkCost(l, "東"+string(c)+"東", &gc, math.Inf(1)) - 2*han
+			if math.Abs(got-want) > 1e-9 {
+				t.Errorf("%s: %q between two 東 costs %v, want %v", cjkNames[l], c, got, want)
+			}
+		}
+	}
+}
+
 // logAdd's shortcuts give what the formula gives, to the last bit.
 func TestLogAddIsTheFormula(t *testing.T) {
 	for _, tt := range []struct {
