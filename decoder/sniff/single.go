@@ -107,9 +107,11 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 // up, the same rune for each: candidates reading them alike decode the
 // samples to the same text, and those that do not to different ones.
 type reading struct {
-	by   *candidate // the first candidate found to read them so
-	text int        // the text's place in sc.texts, -1 until looked up
-	sig  uint64     // a hash of the runes, to pass over most others
+	by  *candidate // the first candidate found to read them so
+	sig uint64     // a hash of the runes, to pass over most others
+	// text is the text's place in sc.texts (classText), ownText for a
+	// text of the reading's own, -1 until looked up.
+	text int
 }
 
 // classOf is the place in sc.readings of c's reading of the samples, added
@@ -156,21 +158,24 @@ next:
 	return len(sc.readings) - 1, true
 }
 
-// classText is the place in sc.texts of the text the samples decode to in
-// the reading cl, looked up once. Readings differ in the rune of a byte the
+// classText is the text the samples decode to in the reading cl, looked
+// up once: its place in sc.texts, or ^cl for a text of the reading's own. Readings differ in the rune of a byte the
 // samples hold, so their texts differ: a reading's text can only be one a
 // decoder wrote (a multibyte candidate's, UTF-8's) of as many characters,
 // one a byte, compared with the samples as read, and is otherwise a text
 // of its own that needs no key.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
-	if r.text >= 0 {
+	switch {
+	case r.text >= 0:
 		return r.text
+	case r.text == ownText:
+		return ^cl
 	}
 	n := readingRunes(samples)
 	keyed := false // sc.key holds the reading's key
 	for i, t := range sc.texts {
-		if t.reading >= 0 || t.runes != n && t.runes >= 0 {
+		if t.runes != n && t.runes >= 0 {
 			continue
 		}
 		if t.runes < 0 {
@@ -188,10 +193,12 @@ func (sc *scratch) classText(cl int, samples [][]byte) int {
 			return i
 		}
 	}
-	sc.texts = append(sc.texts, text{reading: cl})
-	r.text = len(sc.texts) - 1
-	return r.text
+	r.text = ownText
+	return ^cl
 }
+
+// ownText marks a reading whose text no decoder wrote.
+const ownText = -2
 
 // readingRunes is the number of characters of the samples' text in any
 // reading, their NULs included (joinKey's form): one a byte.
@@ -385,10 +392,10 @@ func (m langMemo) knows(limit float64) bool {
 	return m.cost != 0 && (!m.over || m.cost >= limit)
 }
 
-// textID is the place in sc.texts of the text key decodes to (joinKey's
-// form), added if new: a decoder's text, told apart from the others by
-// group key (appendGroupKey), found by a hash first, and from the
-// readings' texts (see classText) by how they read the samples.
+// textID is the text key decodes to (joinKey's form), as classText
+// answers: a decoder's text, told apart from the others by group key
+// (appendGroupKey), found by a hash first, and from the readings' own
+// texts by how they read the samples; added to sc.texts if new.
 func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	h := hashKey(key)
 	runes := -1 // unknown: a long text is compared by its hash
@@ -396,17 +403,20 @@ func (sc *scratch) textID(key []byte, samples [][]byte) int {
 		runes = runeCount(key)
 	}
 	for i, t := range sc.texts {
-		if t.reading >= 0 {
-			if (runes < 0 || runes == readingRunes(samples)) && sc.readings[t.reading].by.readsAs(samples, key) {
-				return i
-			}
-		} else if t.hash == h && sameText(t.key, key) {
+		if t.hash == h && sameText(t.key, key) {
 			return i
+		}
+	}
+	if runes < 0 || runes == readingRunes(samples) {
+		for cl := range sc.readings {
+			if r := &sc.readings[cl]; r.text == ownText && r.by.readsAs(samples, key) {
+				return ^cl
+			}
 		}
 	}
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
-	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h, reading: -1, runes: runes})
+	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h, runes: runes})
 	return len(sc.texts) - 1
 }
 
@@ -444,14 +454,13 @@ func hashKey(key []byte) uint64 {
 	return h
 }
 
-// text is a decoding of the samples one Sniff call has seen.
+// text is a decoding of the samples by a decoder one Sniff call has seen.
 type text struct {
-	key  []byte // its group key, in sc.textKeys; nil for a reading's text
+	key  []byte // its group key, in sc.textKeys
 	hash uint64 // hashKey of the decoded text
-	// reading is the place in sc.readings of the reading whose text it
-	// is, or -1 for a text a decoder wrote; runes are the characters of
-	// a decoder's text, or -1 for one longer than maxKeyed.
-	reading, runes int
+	// runes are the text's characters, or -1 for one longer than
+	// maxKeyed.
+	runes int
 }
 
 // resetTexts forgets every text.

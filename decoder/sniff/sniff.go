@@ -173,12 +173,17 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	var (
 		groupsArray [len(candidateList) + 1]group
 		groups      = groupsArray[:0]
-		// groupOf is the place in groups of each text's group, plus one.
-		groupOf = growZero(sc.groupOf, len(sc.texts))
+		// groupOf is the place in groups of each text's group, plus one:
+		// sc.texts', then the readings' own (^text).
+		groupOf = growZero(sc.groupOf, len(sc.texts)+len(sc.readings))
 	)
 	sc.groupOf = groupOf
 	addGroup := func(c *candidate, o *outcome) {
-		if i := groupOf[o.text] - 1; i >= 0 {
+		t := o.text
+		if t < 0 {
+			t = len(sc.texts) + ^t
+		}
+		if i := groupOf[t] - 1; i >= 0 {
 			g := &groups[i]
 			g.weight = sc.exp.logAdd(g.weight, o.score)
 			if o.score > g.score {
@@ -187,7 +192,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			return
 		}
 		groups = append(groups, group{weight: o.score, best: c, score: o.score})
-		groupOf[o.text] = len(groups)
+		groupOf[t] = len(groups)
 	}
 	if utf8Out.counted {
 		addGroup(utf8Candidate, &utf8Out)
@@ -238,8 +243,8 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 type outcome struct {
 	score float64
 	// counted says the score is kept (it reached the floor), text its
-	// decoding's place in scratch.texts; rejected says the samples are
-	// invalid in it.
+	// decoding (as scratch.classText tells it); rejected says the
+	// samples are invalid in it.
 	counted, rejected bool
 	text              int
 }
