@@ -234,7 +234,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			// it leaves sum as it is, without the dear call.
 			continue
 		}
-		sum += sc.exp.of(exp2Fn, d)
+		sum += exp2(d)
 	}
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
 }
@@ -319,18 +319,19 @@ func (c *expCache) logAdd(a, b float64) float64 {
 		// the two dear calls.
 		return a
 	}
-	return a + c.of(log1pExp2Fn, b-a)
+	return a + c.of(b-a)
 }
 
-// expCache remembers what math.Exp2 and log2(1+2^d) gave for the
-// differences of scores Sniff has met, as the functions gave it: the same
-// float64 in, the same out, to the last bit. A call weighs a dozen groups
-// (a Log2 and an Exp2 for each merge, an Exp2 for each group), 5 to 7 %
-// of a short value's time in the math package; the differences recur
-// from call to call (-0.5 between two candidates' priors, 1-log2(3) once
-// two equal members merged), and a pooled scratch keeps them.
+// expCache remembers what log2(1+2^d) gave for the differences of scores
+// Sniff has met, as the function gave it: the same float64 in, the same
+// out, to the last bit. A call merges a few groups' members (a Log2 and
+// an exp2 for each), and the differences recur from call to call (-0.5
+// between two candidates' priors, 1-log2(3) once two equal members
+// merged): a pooled scratch keeps them. 2^d alone, which each group's
+// share of the confidence takes, is computed (exp2 costs about what a
+// look-up in the table did).
 type expCache struct {
-	slots [2][expSlots]struct {
+	slots [expSlots]struct {
 		// key is math.Float64bits of d, complemented so that the zero
 		// value is empty: ^0 would be a NaN, which is never cached.
 		key uint64
@@ -341,23 +342,17 @@ type expCache struct {
 	computed int
 }
 
-// expSlots is the size of each of expCache's tables: a uint8 indexes it.
+// expSlots is the size of expCache's table: a uint8 indexes it.
 const expSlots = 256
 
-// The functions expCache remembers.
-const (
-	exp2Fn      = iota // 2^d
-	log1pExp2Fn        // log2(1+2^d)
-)
-
-// of is function fn of d, remembered (c may be nil: computed).
-func (c *expCache) of(fn int, d float64) float64 {
+// of is log1pExp2(d), remembered (c may be nil: computed).
+func (c *expCache) of(d float64) float64 {
 	if c == nil || d-d != 0 {
 		// Infinite or NaN: computed, never kept.
-		return expFn(fn, d)
+		return log1pExp2(d)
 	}
 	bits := math.Float64bits(d)
-	slots := &c.slots[fn]
+	slots := &c.slots
 	// Fibonacci hashing, the top 8 bits; d is looked for in its slot and
 	// the next, so that two differences of a call that share a slot do
 	// not push each other out.
@@ -368,7 +363,7 @@ func (c *expCache) of(fn int, d float64) float64 {
 	if slots[h+1].key == ^bits {
 		return slots[h+1].val
 	}
-	v := expFn(fn, d)
+	v := log1pExp2(d)
 	if slots[h].key != 0 {
 		h++
 	}
@@ -377,10 +372,8 @@ func (c *expCache) of(fn int, d float64) float64 {
 	return v
 }
 
-func expFn(fn int, d float64) float64 {
-	if fn == exp2Fn {
-		return exp2(d)
-	}
+// log1pExp2 is log2(1+2^d).
+func log1pExp2(d float64) float64 {
 	return math.Log2(1 + exp2(d))
 }
 
