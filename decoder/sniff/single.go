@@ -61,24 +61,24 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
-		// halves are each lane's letter-pair costs so far, -1 once
-		// known or stopped.
+		// halves are each scored lane's letter-pair costs so far.
 		halves [maxLangs]int
-		alive  = 0
+		// alive are the lanes left to score, by place in c.lanes.
+		alive  [maxLangs]uint8
+		nAlive = 0
 	)
 	for k := range c.lanes {
 		ln := &c.lanes[k]
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
 		limits[k] = costLimit(sc.langPri[ln.li] + c.base - floor)
-		if memo[ln.li].knows(limits[k]) {
-			halves[k] = -1
-		} else {
-			alive++
+		if !memo[ln.li].knows(limits[k]) {
+			alive[nAlive] = uint8(k)
+			nAlive++
 		}
 	}
-	if alive > 0 {
-		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive)
+	if nAlive > 0 {
+		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive[:nAlive])
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -480,38 +480,36 @@ type lane struct {
 	m       int // symbols in the language: bigrams' row length
 }
 
-// scoreLanguages scores the samples in the alive lanes of c whose halves
-// are 0, those memo does not know under limits, and tells memo.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive int) {
+// scoreLanguages scores the samples in the lanes of c listed in alive,
+// those memo does not know under limits, and tells memo. Once a lane costs
+// more than its limit it is dropped from the list.
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive []uint8) {
 	bs := sc.joined(samples)
 	lanes := c.lanes
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
-	for alive > 0 {
+	for len(alive) > 0 {
 		w, ok := sp.next(&fixed)
 		if !ok {
 			break
 		}
 		word := bs[w.start:w.end]
-		for k := range lanes {
-			half := halves[k]
-			if half < 0 {
-				continue // known, or stopped
-			}
+		for j := 0; j < len(alive); {
+			k := alive[j]
 			ln := &lanes[k]
-			half += ln.wordHalves(word)
+			half := halves[k] + ln.wordHalves(word)
 			halves[k] = half
 			if fixed+float64(half)/2 > limits[k] {
-				halves[k] = -1
 				memo[ln.li] = langMemo{cost: limits[k], over: true}
-				alive--
+				alive[j] = alive[len(alive)-1]
+				alive = alive[:len(alive)-1]
+				continue
 			}
+			j++
 		}
 	}
-	for k, ln := range lanes {
-		if half := halves[k]; half >= 0 {
-			memo[ln.li] = langMemo{cost: fixed + float64(half)/2}
-		}
+	for _, k := range alive {
+		memo[lanes[k].li] = langMemo{cost: fixed + float64(halves[k])/2}
 	}
 }
 
