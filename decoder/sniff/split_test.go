@@ -3,6 +3,7 @@ package sniff
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -372,5 +373,25 @@ func TestReadingsBuildNoKey(t *testing.T) {
 				t.Errorf("%d bytes of keys, %d in textKeys: want the decoders' %d alone", keyed, len(sc.textKeys), want)
 			}
 		})
+	}
+}
+
+// The splitter prices a word's case model as it reads the word: what it
+// adds for a word holding a non-ASCII letter is caseCost of that word, to
+// the last bit, whatever its mix of capitals, small and uncased letters.
+func TestSplitterPricesCaseAsCaseCost(t *testing.T) {
+	letters := []rune{'a', 'B', 'é', 'É', 'ß', '日', 'ǅ'}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 20000 {
+		gs := []glyph{glyphOf('é')}
+		for k := rng.IntN(9); k > 0; k-- {
+			gs = append(gs, glyphOf(letters[rng.IntN(len(letters))]))
+		}
+		rng.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
+		fixed, words := split(gs, nil)
+		sp := splitter{gs: gs}
+		if want := sp.caseCost(0, len(gs)); len(words) != 1 || math.Float64bits(fixed) != math.Float64bits(want) {
+			t.Fatalf("%v: split into %d words, fixed %v, want one and caseCost %v", gs, len(words), fixed, want)
+		}
 	}
 }
