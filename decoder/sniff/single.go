@@ -519,11 +519,14 @@ func (ln *lane) wordHalves(word []byte) (half int) {
 	prev := 0
 	for _, b := range word {
 		sym := int(ln.syms[b])
+		// Read whatever sym is (a foreign letter reads the pair that
+		// ends a word, in the table too) and chosen without a branch:
+		// whether a letter is foreign follows no pattern.
+		d := digit(ln.bigrams[prev*ln.m+sym])
 		if sym == 0 {
-			half += 2 * foreignLetter
-		} else {
-			half += digit(ln.bigrams[prev*ln.m+sym])
+			d = 2 * foreignLetter
 		}
+		half += d
 		prev = sym
 	}
 	return half + digit(ln.bigrams[prev*ln.m])

@@ -395,3 +395,33 @@ func TestSplitterPricesCaseAsCaseCost(t *testing.T) {
 		}
 	}
 }
+
+// A lane prices a word of its candidate's bytes as its language prices
+// the word's symbols, foreign letters (symbol 0) included, which the lane
+// picks without a branch.
+func TestLaneWordHalvesIsTheLanguages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, c := range candidates.Get() {
+		for k := range c.lanes {
+			ln := &c.lanes[k]
+			l := langOf(ln.li)
+			for range 2000 {
+				word := make([]byte, 1+rng.IntN(10))
+				for i := range word {
+					if rng.IntN(2) == 0 {
+						word[i] = byte('a' + rng.IntN(26))
+					} else {
+						word[i] = byte(0x80 + rng.IntN(0x80))
+					}
+				}
+				syms := make([]uint8, len(word))
+				for i, b := range word {
+					syms[i] = ln.syms[b]
+				}
+				if got, want := ln.wordHalves(word), l.wordHalves(syms); got != want {
+					t.Fatalf("%s in %s, % x: %d half-bits, the language says %d", l.name, c.name, word, got, want)
+				}
+			}
+		}
+	}
+}
