@@ -344,11 +344,13 @@ func (l *lang) wordHalves(syms []uint8) (half int) {
 	m := l.size()
 	prev := 0
 	for _, k := range syms {
+		// As lane.wordHalves: the foreign letter's price picked
+		// without a branch.
+		d := digit(l.bigrams[prev*m+int(k)])
 		if k == 0 {
-			half += 2 * foreignLetter
-		} else {
-			half += digit(l.bigrams[prev*m+int(k)])
+			d = 2 * foreignLetter
 		}
+		half += d
 		prev = int(k)
 	}
 	return half + digit(l.bigrams[prev*m])
