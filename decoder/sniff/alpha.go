@@ -274,16 +274,24 @@ func (sp *splitter) next(fixed *float64) (w span, ok bool) {
 			i++
 			continue
 		}
+		// The word's case model (caseCost) is priced as it is read,
+		// and kept if the word holds a non-ASCII letter.
 		j, high := i, uint8(0)
+		state, bits := uint8(caseFirst), 0.0
 		for ; j < n; j++ {
 			f := sp.at(j).flags
 			if f&fWord == 0 {
 				break
 			}
 			high |= f
+			if f&fCased != 0 {
+				st := &caseSteps[state][f&fUpper/fUpper]
+				bits += st.cost
+				state = st.next
+			}
 		}
 		if high&fHigh != 0 {
-			*fixed += sp.caseCost(i, j)
+			*fixed += bits
 			sp.i = j
 			return span{int32(i), int32(j)}, true
 		}
@@ -296,31 +304,37 @@ func (sp *splitter) next(fixed *float64) (w span, ok bool) {
 
 // caseCost is the case model's cost of the word of glyphs i to j, in bits.
 func (sp *splitter) caseCost(i, j int) (bits float64) {
-	uppers, lowerSeen, first := 0, false, true
+	state := uint8(caseFirst)
 	for ; i < j; i++ {
-		f := sp.at(i).flags
-		if f&fCased == 0 {
-			continue
-		}
-		isUpper := f&fUpper != 0
-		switch {
-		case first:
-			bits += pick(isUpper, 2, 0.4)
-		case lowerSeen:
-			bits += pick(isUpper, 9, 0.03)
-		case uppers == 1:
-			bits += pick(isUpper, 2.5, 0.2)
-		default:
-			bits += pick(isUpper, 0.15, 5)
-		}
-		first = false
-		if isUpper {
-			uppers++
-		} else {
-			lowerSeen = true
+		if f := sp.at(i).flags; f&fCased != 0 {
+			st := &caseSteps[state][f&fUpper/fUpper]
+			bits += st.cost
+			state = st.next
 		}
 	}
 	return bits
+}
+
+// The case model prices each cased letter of a word by what came before
+// it: a capital opening a word is common, one after a small letter rare,
+// and after two capitals the word is an acronym. Its states:
+const (
+	caseFirst     = iota // no cased letter yet
+	caseLowerSeen        // a small letter seen
+	caseOneUpper         // one capital and no small letter
+	caseUppers           // capitals alone, two or more
+)
+
+// caseSteps[state][upper] is the cost in bits of a small letter (upper 0)
+// or a capital (1) in state, and the state after it.
+var caseSteps = [4][2]struct {
+	cost float64
+	next uint8
+}{
+	caseFirst:     {{0.4, caseLowerSeen}, {2, caseOneUpper}},
+	caseLowerSeen: {{0.03, caseLowerSeen}, {9, caseLowerSeen}},
+	caseOneUpper:  {{0.2, caseLowerSeen}, {2.5, caseUppers}},
+	caseUppers:    {{5, caseLowerSeen}, {0.15, caseUppers}},
 }
 
 // wordHalves is the letter-pair cost in half-bits of a word whose letters
@@ -330,11 +344,13 @@ func (l *lang) wordHalves(syms []uint8) (half int) {
 	m := l.size()
 	prev := 0
 	for _, k := range syms {
+		// As lane.wordHalves: the foreign letter's price picked
+		// without a branch.
+		d := digit(l.bigrams[prev*m+int(k)])
 		if k == 0 {
-			half += 2 * foreignLetter
-		} else {
-			half += digit(l.bigrams[prev*m+int(k)])
+			d = 2 * foreignLetter
 		}
+		half += d
 		prev = int(k)
 	}
 	return half + digit(l.bigrams[prev*m])

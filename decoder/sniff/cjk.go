@@ -86,20 +86,35 @@ func cjkCost(l cjkLang, t string, gc *glyphCache, limit float64) float64 {
 		if total > limit {
 			return math.Inf(1)
 		}
+		if b := t[i]; b < utf8.RuneSelf {
+			// ASCII, most of a Latin value read as CJK: its glyph
+			// tells a letter, and the cost of any other character
+			// (nonLetterCost, which is asciiCost for a letter too).
+			i++
+			g := asciiGlyphs[b]
+			letter := g.flags&fWord != 0
+			if letter && prevCJK {
+				total += scriptSwitchCost
+			}
+			prevLetter, prevCJK, prevClass = letter, false, -1
+			if letter {
+				total += asciiCost
+			} else {
+				total += float64(g.other)
+			}
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(t[i:])
 		i += size
-		letter := r < 0x80 && isWordRune(r)
-		isCJK := r >= 0x80 && (allLetters(r) || gc.isWord(r))
-		if letter && prevCJK || isCJK && prevLetter {
+		isCJK := allLetters(r) || gc.isWord(r)
+		if isCJK && prevLetter {
 			total += scriptSwitchCost
 		}
-		prevLetter, prevCJK = letter, isCJK
+		prevLetter, prevCJK = false, isCJK
 		if !isCJK {
 			prevClass = -1
 		}
 		switch {
-		case r < 0x80:
-			total += nonLetterCost(r)
 		case r >= 0x4E00 && r <= 0x9FFF:
 			total += class(clsHan) + float64(digit(hanTables[l][r-0x4E00]))/2
 		case r >= 0x3041 && r <= 0x309F:

@@ -3,6 +3,8 @@ package sniff
 import (
 	"cmp"
 	"slices"
+
+	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // probeBytes is how much of a longer text ranks the single-byte candidates
@@ -24,34 +26,41 @@ const probeBytes = 64
 // windows-1258, dearest to score when its text needs composing. With
 // pruning off, the order is the candidates'.
 func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri priors, utf8Valid bool) []int {
-	order := sc.order[:0]
-	for i, c := range cands {
-		if c.sb == nil || !pruning {
+	if !pruning {
+		order := sc.order[:0]
+		for i := range cands {
 			order = append(order, i)
 		}
-	}
-	if !pruning {
 		sc.order = order
 		return order
 	}
-	n := len(order)
-	for i, c := range cands {
-		if c.sb != nil && !c.nfc {
-			order = append(order, i)
-		}
+	var order []int
+	if len(cands) == len(candidateList) && &cands[0] == &candidates.Get()[0] {
+		// The package's own candidates, in their fixed order: made once.
+		order = defaultOrder.Get()
+	} else {
+		order = appendBaseOrder(sc.order[:0], cands)
+		sc.order = order
+	}
+	n := 0 // where the single-byte candidates start
+	for n < len(order) && cands[order[n]].sb == nil {
+		n++
 	}
 	singles := order[n:]
-	for i, c := range cands {
-		if c.nfc {
-			order = append(order, i)
-		}
+	for len(singles) > 0 && cands[singles[len(singles)-1]].nfc {
+		singles = singles[:len(singles)-1]
 	}
-	sc.order = order
 	if utf8Valid || len(singles) < 2 || !sc.histogram(samples) {
 		// Valid UTF-8 is scored first and likeliest to win: it sets the
 		// floor already. A short text is scored in full by every
 		// candidate anyway.
 		return order
+	}
+	if len(sc.order) == 0 || &sc.order[0] != &order[0] {
+		// The fixed order is shared: the ranking sorts a copy.
+		sc.order = append(sc.order[:0], order...)
+		order = sc.order
+		singles = order[n : n+len(singles)]
 	}
 	ranked := sc.ranked[:0]
 	for _, i := range singles {
@@ -64,6 +73,32 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 	sc.ranked = ranked
 	return order
 }
+
+// appendBaseOrder appends to order the indexes of cands in the order
+// evaluationOrder starts from: the candidates that need a decoder, then
+// the single-byte ones, then windows-1258.
+func appendBaseOrder(order []int, cands []*candidate) []int {
+	for i, c := range cands {
+		if c.sb == nil {
+			order = append(order, i)
+		}
+	}
+	for i, c := range cands {
+		if c.sb != nil && !c.nfc {
+			order = append(order, i)
+		}
+	}
+	for i, c := range cands {
+		if c.nfc {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// defaultOrder is appendBaseOrder of the package's candidates, which
+// every call without a hint's candidates starts from.
+var defaultOrder = lazy.Value[[]int]{New: func() []int { return appendBaseOrder(nil, candidates.Get()) }}
 
 type rankedCandidate struct {
 	index int

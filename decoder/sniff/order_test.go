@@ -2,6 +2,7 @@ package sniff
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -59,4 +60,47 @@ func TestUnigramScoreIsTheSumOverTheBytes(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no paragraph is long enough to be ranked")
 	}
+}
+
+// The package's candidates start from one order, made once and shared by
+// every call: decoders, single-byte candidates, windows-1258. A long text
+// ranks its single-byte candidates in a copy, so that the next call still
+// starts from the candidates' order; other candidates (a hint's) make their own.
+func TestEvaluationOrderStartsFromTheSharedOrder(t *testing.T) {
+	legacy, _ := paragraphs(t)
+	all := candidates.Get()
+	want := appendBaseOrder(nil, all)
+	var sc scratch
+	for _, tc := range []struct {
+		name    string
+		samples [][]byte
+		ranked  bool
+	}{
+		{"a short value takes the shared order itself", [][]byte{[]byte("M\xfcller")}, false},
+		{"a paragraph ranks a copy", [][]byte{legacy[6]}, true},
+		{"a short value after it takes the shared order again", [][]byte{[]byte("\xf8\xe2\xe5\xff")}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sc.evaluationOrder(all, tc.samples, nil, false)
+			if shared := &got[0] == &defaultOrder.Get()[0]; shared == tc.ranked {
+				t.Errorf("shared order %v, want %v", shared, !tc.ranked)
+			}
+			if !tc.ranked && !slices.Equal(got, want) {
+				t.Errorf("order %v, want %v", got, want)
+			}
+			if !slices.Equal(defaultOrder.Get(), want) {
+				t.Errorf("the shared order became %v", defaultOrder.Get())
+			}
+		})
+	}
+	t.Run("other candidates make their own order", func(t *testing.T) {
+		var cands []*candidate
+		for _, name := range []string{"windows-1258", "windows-1252", "gbk"} {
+			cands = append(cands, all[slices.IndexFunc(all, func(c *candidate) bool { return c.name == name })])
+		}
+		got := sc.evaluationOrder(cands, [][]byte{[]byte("M\xfcller")}, nil, false)
+		if !slices.Equal(got, []int{2, 1, 0}) {
+			t.Errorf("order %v, want gbk, windows-1252, windows-1258", got)
+		}
+	})
 }

@@ -61,24 +61,24 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
-		// halves are each lane's letter-pair costs so far, -1 once
-		// known or stopped.
+		// halves are each scored lane's letter-pair costs so far.
 		halves [maxLangs]int
-		alive  = 0
+		// alive are the lanes left to score, by place in c.lanes.
+		alive  [maxLangs]uint8
+		nAlive = 0
 	)
 	for k := range c.lanes {
 		ln := &c.lanes[k]
 		// score = pri + base - cost matters only if it reaches floor:
 		// cost at most pri + base - floor.
 		limits[k] = costLimit(sc.langPri[ln.li] + c.base - floor)
-		if memo[ln.li].knows(limits[k]) {
-			halves[k] = -1
-		} else {
-			alive++
+		if !memo[ln.li].knows(limits[k]) {
+			alive[nAlive] = uint8(k)
+			nAlive++
 		}
 	}
-	if alive > 0 {
-		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive)
+	if nAlive > 0 {
+		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive[:nAlive])
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -107,9 +107,11 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 // up, the same rune for each: candidates reading them alike decode the
 // samples to the same text, and those that do not to different ones.
 type reading struct {
-	by   *candidate // the first candidate found to read them so
-	text int        // the text's place in sc.texts, -1 until looked up
-	sig  uint64     // a hash of the runes, to pass over most others
+	by  *candidate // the first candidate found to read them so
+	sig uint64     // a hash of the runes, to pass over most others
+	// text is the text's place in sc.texts (classText), ownText for a
+	// text of the reading's own, -1 until looked up.
+	text int
 }
 
 // classOf is the place in sc.readings of c's reading of the samples, added
@@ -156,15 +158,84 @@ next:
 	return len(sc.readings) - 1, true
 }
 
-// classText is the place in sc.texts of the text the samples decode to in
-// the reading cl, looked up once.
+// classText is the text the samples decode to in the reading cl, looked
+// up once: its place in sc.texts, or ^cl for a text of the reading's own. Readings differ in the rune of a byte the
+// samples hold, so their texts differ: a reading's text can only be one a
+// decoder wrote (a multibyte candidate's, UTF-8's) of as many characters,
+// one a byte, compared with the samples as read, and is otherwise a text
+// of its own that needs no key.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
-	if r.text < 0 {
-		sc.key, _ = r.by.appendKey(sc.key[:0], samples)
-		r.text = sc.textID(sc.key)
+	switch {
+	case r.text >= 0:
+		return r.text
+	case r.text == ownText:
+		return ^cl
 	}
-	return r.text
+	n := readingRunes(samples)
+	keyed := false // sc.key holds the reading's key
+	for i, t := range sc.texts {
+		if t.runes != n && t.runes >= 0 {
+			continue
+		}
+		if t.runes < 0 {
+			// A long text, known by its hash: the reading's is needed.
+			if !keyed {
+				sc.key, _ = r.by.appendKey(sc.key[:0], samples)
+				keyed = true
+			}
+			if sameText(t.key, sc.key) {
+				r.text = i
+				return i
+			}
+		} else if r.by.readsAs(samples, t.key) {
+			r.text = i
+			return i
+		}
+	}
+	r.text = ownText
+	return ^cl
+}
+
+// ownText marks a reading whose text no decoder wrote.
+const ownText = -2
+
+// readingRunes is the number of characters of the samples' text in any
+// reading, their NULs included (joinKey's form): one a byte.
+func readingRunes(samples [][]byte) int {
+	n := len(samples)
+	for _, s := range samples {
+		n += len(s)
+	}
+	return n
+}
+
+// readsAs reports whether c's byte table decodes the samples to key
+// (joinKey's form): read in step, the first byte that differs ends it.
+func (c *candidate) readsAs(samples [][]byte, key []byte) bool {
+	j := 0
+	for _, s := range samples {
+		for _, b := range s {
+			if b < 0x80 {
+				if j >= len(key) || key[j] != b {
+					return false
+				}
+				j++
+				continue
+			}
+			var buf [utf8.UTFMax]byte
+			e := utf8.EncodeRune(buf[:], c.sb.runes[b-0x80])
+			if !bytes.HasPrefix(key[j:], buf[:e]) {
+				return false
+			}
+			j += e
+		}
+		if j >= len(key) || key[j] != 0 {
+			return false
+		}
+		j++
+	}
+	return j == len(key)
 }
 
 // setPriors looks up in pri the bonus of each alphabetic language, once
@@ -321,25 +392,49 @@ func (m langMemo) knows(limit float64) bool {
 	return m.cost != 0 && (!m.over || m.cost >= limit)
 }
 
-// textID is the place in sc.texts of the text key decodes to (joinKey's
-// form), added if new. Texts are told apart by group
-// key (appendGroupKey), found by a hash first.
-func (sc *scratch) textID(key []byte) int {
+// textID is the text key decodes to (joinKey's form), as classText
+// answers: a decoder's text, told apart from the others by group key
+// (appendGroupKey), found by a hash first, and from the readings' own
+// texts by how they read the samples; added to sc.texts if new.
+func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	h := hashKey(key)
+	runes := -1 // unknown: a long text is compared by its hash
+	if len(key) <= maxKeyed {
+		runes = runeCount(key)
+	}
 	for i, t := range sc.texts {
 		if t.hash == h && sameText(t.key, key) {
 			return i
 		}
 	}
+	if runes < 0 || runes == readingRunes(samples) {
+		for cl := range sc.readings {
+			if r := &sc.readings[cl]; r.text == ownText && r.by.readsAs(samples, key) {
+				return ^cl
+			}
+		}
+	}
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
-	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h})
+	sc.texts = append(sc.texts, text{key: sc.textKeys[n:len(sc.textKeys):len(sc.textKeys)], hash: h, runes: runes})
 	return len(sc.texts) - 1
+}
+
+// runeCount is the number of characters of valid UTF-8 b: its bytes but
+// the continuation bytes. (utf8.RuneCount allocates a string of b.)
+func runeCount(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // sameText reports whether key decodes to the text whose group key is gk.
 func sameText(gk, key []byte) bool {
-	if len(key) <= 1024 {
+	if len(key) <= maxKeyed {
 		return bytes.Equal(gk, key)
 	}
 	var buf [17]byte
@@ -359,10 +454,13 @@ func hashKey(key []byte) uint64 {
 	return h
 }
 
-// text is a decoding of the samples one Sniff call has seen.
+// text is a decoding of the samples by a decoder one Sniff call has seen.
 type text struct {
 	key  []byte // its group key, in sc.textKeys
 	hash uint64 // hashKey of the decoded text
+	// runes are the text's characters, or -1 for one longer than
+	// maxKeyed.
+	runes int
 }
 
 // resetTexts forgets every text.
@@ -382,38 +480,36 @@ type lane struct {
 	m       int // symbols in the language: bigrams' row length
 }
 
-// scoreLanguages scores the samples in the alive lanes of c whose halves
-// are 0, those memo does not know under limits, and tells memo.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive int) {
+// scoreLanguages scores the samples in the lanes of c listed in alive,
+// those memo does not know under limits, and tells memo. Once a lane costs
+// more than its limit it is dropped from the list.
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive []uint8) {
 	bs := sc.joined(samples)
 	lanes := c.lanes
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
-	for alive > 0 {
+	for len(alive) > 0 {
 		w, ok := sp.next(&fixed)
 		if !ok {
 			break
 		}
 		word := bs[w.start:w.end]
-		for k := range lanes {
-			half := halves[k]
-			if half < 0 {
-				continue // known, or stopped
-			}
+		for j := 0; j < len(alive); {
+			k := alive[j]
 			ln := &lanes[k]
-			half += ln.wordHalves(word)
+			half := halves[k] + ln.wordHalves(word)
 			halves[k] = half
 			if fixed+float64(half)/2 > limits[k] {
-				halves[k] = -1
 				memo[ln.li] = langMemo{cost: limits[k], over: true}
-				alive--
+				alive[j] = alive[len(alive)-1]
+				alive = alive[:len(alive)-1]
+				continue
 			}
+			j++
 		}
 	}
-	for k, ln := range lanes {
-		if half := halves[k]; half >= 0 {
-			memo[ln.li] = langMemo{cost: fixed + float64(half)/2}
-		}
+	for _, k := range alive {
+		memo[lanes[k].li] = langMemo{cost: fixed + float64(halves[k])/2}
 	}
 }
 
@@ -423,11 +519,14 @@ func (ln *lane) wordHalves(word []byte) (half int) {
 	prev := 0
 	for _, b := range word {
 		sym := int(ln.syms[b])
+		// Read whatever sym is (a foreign letter reads the pair that
+		// ends a word, in the table too) and chosen without a branch:
+		// whether a letter is foreign follows no pattern.
+		d := digit(ln.bigrams[prev*ln.m+sym])
 		if sym == 0 {
-			half += 2 * foreignLetter
-		} else {
-			half += digit(ln.bigrams[prev*ln.m+sym])
+			d = 2 * foreignLetter
 		}
+		half += d
 		prev = sym
 	}
 	return half + digit(ln.bigrams[prev*ln.m])

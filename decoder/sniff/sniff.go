@@ -126,7 +126,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 		if sc.keyClass >= 0 {
 			t = sc.classText(sc.keyClass, samples)
 		} else {
-			t = sc.textID(sc.key)
+			t = sc.textID(sc.key, samples)
 		}
 		*o = outcome{score: score, counted: true, text: t}
 		if pruning {
@@ -173,12 +173,17 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 	var (
 		groupsArray [len(candidateList) + 1]group
 		groups      = groupsArray[:0]
-		// groupOf is the place in groups of each text's group, plus one.
-		groupOf = growZero(sc.groupOf, len(sc.texts))
+		// groupOf is the place in groups of each text's group, plus one:
+		// sc.texts', then the readings' own (^text).
+		groupOf = growZero(sc.groupOf, len(sc.texts)+len(sc.readings))
 	)
 	sc.groupOf = groupOf
 	addGroup := func(c *candidate, o *outcome) {
-		if i := groupOf[o.text] - 1; i >= 0 {
+		t := o.text
+		if t < 0 {
+			t = len(sc.texts) + ^t
+		}
+		if i := groupOf[t] - 1; i >= 0 {
 			g := &groups[i]
 			g.weight = sc.exp.logAdd(g.weight, o.score)
 			if o.score > g.score {
@@ -187,7 +192,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			return
 		}
 		groups = append(groups, group{weight: o.score, best: c, score: o.score})
-		groupOf[o.text] = len(groups)
+		groupOf[t] = len(groups)
 	}
 	if utf8Out.counted {
 		addGroup(utf8Candidate, &utf8Out)
@@ -229,7 +234,7 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 			// it leaves sum as it is, without the dear call.
 			continue
 		}
-		sum += sc.exp.of(exp2Fn, d)
+		sum += exp2(d)
 	}
 	return Guess{Charset: groups[best].best.name, Confidence: 1 / sum}, true
 }
@@ -238,8 +243,8 @@ func (Detector) Sniff(samples [][]byte, ev Evidence) (Guess, bool) {
 type outcome struct {
 	score float64
 	// counted says the score is kept (it reached the floor), text its
-	// decoding's place in scratch.texts; rejected says the samples are
-	// invalid in it.
+	// decoding (as scratch.classText tells it); rejected says the
+	// samples are invalid in it.
 	counted, rejected bool
 	text              int
 }
@@ -266,12 +271,15 @@ func joinKey(key []byte, decoded []string) []byte {
 // group: two decodings of one input that differ yet hash alike are beyond
 // any practical chance.
 func appendGroupKey(dst, text []byte) []byte {
-	if len(text) <= 1024 {
+	if len(text) <= maxKeyed {
 		return append(dst, text...)
 	}
 	dst = append(dst, 0xFF) // 0xFF never starts a UTF-8 text
 	return fnv128a(dst, text)
 }
+
+// maxKeyed is the longest text whose group key is the text itself.
+const maxKeyed = 1024
 
 // fnv128a appends the FNV-1a hash of 128 bits of b to dst, as hash/fnv's
 // New128a would, without the allocations of a hash.Hash.
@@ -311,18 +319,19 @@ func (c *expCache) logAdd(a, b float64) float64 {
 		// the two dear calls.
 		return a
 	}
-	return a + c.of(log1pExp2Fn, b-a)
+	return a + c.of(b-a)
 }
 
-// expCache remembers what math.Exp2 and log2(1+2^d) gave for the
-// differences of scores Sniff has met, as the functions gave it: the same
-// float64 in, the same out, to the last bit. A call weighs a dozen groups
-// (a Log2 and an Exp2 for each merge, an Exp2 for each group), 5 to 7 %
-// of a short value's time in the math package; the differences recur
-// from call to call (-0.5 between two candidates' priors, 1-log2(3) once
-// two equal members merged), and a pooled scratch keeps them.
+// expCache remembers what log2(1+2^d) gave for the differences of scores
+// Sniff has met, as the function gave it: the same float64 in, the same
+// out, to the last bit. A call merges a few groups' members (a Log2 and
+// an exp2 for each), and the differences recur from call to call (-0.5
+// between two candidates' priors, 1-log2(3) once two equal members
+// merged): a pooled scratch keeps them. 2^d alone, which each group's
+// share of the confidence takes, is computed (exp2 costs about what a
+// look-up in the table did).
 type expCache struct {
-	slots [2][expSlots]struct {
+	slots [expSlots]struct {
 		// key is math.Float64bits of d, complemented so that the zero
 		// value is empty: ^0 would be a NaN, which is never cached.
 		key uint64
@@ -333,23 +342,17 @@ type expCache struct {
 	computed int
 }
 
-// expSlots is the size of each of expCache's tables: a uint8 indexes it.
+// expSlots is the size of expCache's table: a uint8 indexes it.
 const expSlots = 256
 
-// The functions expCache remembers.
-const (
-	exp2Fn      = iota // 2^d
-	log1pExp2Fn        // log2(1+2^d)
-)
-
-// of is function fn of d, remembered (c may be nil: computed).
-func (c *expCache) of(fn int, d float64) float64 {
+// of is log1pExp2(d), remembered (c may be nil: computed).
+func (c *expCache) of(d float64) float64 {
 	if c == nil || d-d != 0 {
 		// Infinite or NaN: computed, never kept.
-		return expFn(fn, d)
+		return log1pExp2(d)
 	}
 	bits := math.Float64bits(d)
-	slots := &c.slots[fn]
+	slots := &c.slots
 	// Fibonacci hashing, the top 8 bits; d is looked for in its slot and
 	// the next, so that two differences of a call that share a slot do
 	// not push each other out.
@@ -360,7 +363,7 @@ func (c *expCache) of(fn int, d float64) float64 {
 	if slots[h+1].key == ^bits {
 		return slots[h+1].val
 	}
-	v := expFn(fn, d)
+	v := log1pExp2(d)
 	if slots[h].key != 0 {
 		h++
 	}
@@ -369,11 +372,46 @@ func (c *expCache) of(fn int, d float64) float64 {
 	return v
 }
 
-func expFn(fn int, d float64) float64 {
-	if fn == exp2Fn {
-		return math.Exp2(d)
+// log1pExp2 is log2(1+2^d).
+func log1pExp2(d float64) float64 {
+	return math.Log2(1 + exp2(d))
+}
+
+// exp2 is math.Exp2(x) to the last bit (TestExp2IsMathExp2): on amd64
+// math.Exp2 is math/exp.go's exp2 and expmulti in Go, whose last step,
+// math.Ldexp(y, k), takes y apart and builds it again to scale it by 2^k.
+// Where x is well inside the range of normal numbers, y·2^k is one
+// multiplication by a power of two, which is exact; the argument reduction
+// and the polynomial are Go's, step for step.
+func exp2(x float64) float64 {
+	if !(x > -1000 && x < 1000) { // NaN too
+		return math.Exp2(x)
 	}
-	return math.Log2(1 + math.Exp2(d))
+	const (
+		Ln2Hi = 6.93147180369123816490e-01
+		Ln2Lo = 1.90821492927058770002e-10
+
+		P1 = 1.66666666666666657415e-01  /* 0x3FC55555; 0x55555555 */
+		P2 = -2.77777777770155933842e-03 /* 0xBF66C16C; 0x16BEBD93 */
+		P3 = 6.61375632143793436117e-05  /* 0x3F11566A; 0xAF25DE2C */
+		P4 = -1.65339022054652515390e-06 /* 0xBEBBBD41; 0xC5D26BF1 */
+		P5 = 4.13813679705723846039e-08  /* 0x3E663769; 0x72BEA4D0 */
+	)
+	var k int
+	switch {
+	case x > 0:
+		k = int(x + 0.5)
+	case x < 0:
+		k = int(x - 0.5)
+	}
+	t := x - float64(k)
+	hi := t * Ln2Hi
+	lo := -t * Ln2Lo
+	r := hi - lo
+	t = r * r
+	c := r - t*(P1+t*(P2+t*(P3+t*(P4+t*P5))))
+	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	return y * math.Float64frombits(uint64(k+1023)<<52)
 }
 
 func allUTF8(samples [][]byte) bool {

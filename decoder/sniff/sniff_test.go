@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -194,6 +195,31 @@ func TestTheLetterBlocksAreAllLetters(t *testing.T) {
 	}
 }
 
+// cjkCost prices an ASCII character in CJK text by its glyph: what
+// nonLetterCost says of it, and scriptSwitchCost where a letter touches a
+// CJK character on either side; it also ends a run of one class (the
+// second 東 below pays its class in full).
+func TestCJKCostOfASCIIIsItsNonLetterCost(t *testing.T) {
+	var gc glyphCache
+	for l := range cjkNames {
+		l := cjkLang(l)
+		han := cjkCost(l, "東", &gc, math.Inf(1))
+		for c := rune(0); c < 0x80; c++ {
+			want := nonLetterCost(c)
+			if got := cjkCost(l, string(c), &gc, math.Inf(1)); got != want {
+				t.Errorf("%s: %q alone costs %v, want %v", cjkNames[l], c, got, want)
+			}
+			if isWordRune(c) {
+				want += 2 * scriptSwitchCost
+			}
+			got := cjkCost(l, "東"+string(c)+"東", &gc, math.Inf(1)) - 2*han
+			if math.Abs(got-want) > 1e-9 {
+				t.Errorf("%s: %q between two 東 costs %v, want %v", cjkNames[l], c, got, want)
+			}
+		}
+	}
+}
+
 // logAdd's shortcuts give what the formula gives, to the last bit.
 func TestLogAddIsTheFormula(t *testing.T) {
 	for _, tt := range []struct {
@@ -216,10 +242,35 @@ func TestLogAddIsTheFormula(t *testing.T) {
 	}
 }
 
-// expCache answers what math.Exp2 and log2(1+2^d) answer, to the last bit,
-// whatever was asked before it (differences that share a slot included),
-// and a string sniffed again computes neither: its groups' differences are
-// all remembered.
+// exp2 is math.Exp2, to the last bit, over the differences Sniff meets and
+// far beyond them, where it hands x to math.Exp2.
+func TestExp2IsMathExp2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1, -1, 999.9, -999.9, 1000, -1000, 1023.5, -1074.5, -1080, 2000, math.Inf(1), math.Inf(-1), math.NaN()}
+	for i := range 400_000 {
+		switch i % 4 {
+		case 0: // anywhere
+			xs = append(xs, (rng.Float64()-0.5)*2400)
+		case 1: // the differences of scores, from Sniff's groups
+			xs = append(xs, -rng.Float64()*120)
+		case 2: // on the grid of half bits and priors
+			xs = append(xs, -float64(rng.IntN(400))/2-float64(rng.IntN(7))/3)
+		default: // near the halves, where the reduction rounds
+			xs = append(xs, float64(rng.IntN(2000)-1000)+0.5+(rng.Float64()-0.5)*1e-9)
+		}
+	}
+	for _, x := range xs {
+		got, want := exp2(x), math.Exp2(x)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("exp2(%v) = %v, math.Exp2 says %v", x, got, want)
+		}
+	}
+}
+
+// expCache answers what log2(1+2^d) answers, to the last bit, whatever
+// was asked before it (differences that share a slot included), and a
+// string sniffed again computes none: its groups' differences are all
+// remembered.
 func TestExpCacheIsTheMathAndSparesIt(t *testing.T) {
 	t.Run("every answer is the function's, to the last bit", func(t *testing.T) {
 		var c expCache
@@ -227,23 +278,21 @@ func TestExpCacheIsTheMathAndSparesIt(t *testing.T) {
 			// Differences on a grid of half bits and off it, many
 			// times more than the slots, each asked twice.
 			d := -float64(i%300)/2 - float64(i/300)*math.Log2(3)/7
-			for _, fn := range []int{exp2Fn, log1pExp2Fn} {
-				want := expFn(fn, d)
-				for range 2 {
-					if got := c.of(fn, d); math.Float64bits(got) != math.Float64bits(want) {
-						t.Fatalf("function %d of %v: %v, want %v", fn, d, got, want)
-					}
+			want := math.Log2(1 + math.Exp2(d))
+			for range 2 {
+				if got := c.of(d); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("log2(1+2^%v): %v, want %v", d, got, want)
 				}
 			}
 		}
-		if got, want := c.of(exp2Fn, math.Inf(-1)), 0.0; got != want {
-			t.Errorf("2^-Inf = %v, want %v", got, want)
+		if got, want := c.of(math.Inf(-1)), 0.0; got != want {
+			t.Errorf("log2(1+2^-Inf) = %v, want %v", got, want)
 		}
-		if got := c.of(exp2Fn, math.NaN()); !math.IsNaN(got) {
-			t.Errorf("2^NaN = %v, want NaN", got)
+		if got := c.of(math.NaN()); !math.IsNaN(got) {
+			t.Errorf("log2(1+2^NaN) = %v, want NaN", got)
 		}
 	})
-	t.Run("a string sniffed again computes no exponential", func(t *testing.T) {
+	t.Run("a string sniffed again computes no logarithm", func(t *testing.T) {
 		for _, s := range []string{"\x93\x8c\x8b\x9e", "\xcc\xee\xf1\xea\xe2\xe0", "f\xfcr", "\xb0\xa1\xb3\xaa"} {
 			samples := [][]byte{[]byte(s)}
 			checked := false
@@ -257,7 +306,7 @@ func TestExpCacheIsTheMathAndSparesIt(t *testing.T) {
 				}
 				checked = true
 				if sc.exp.computed != before {
-					t.Errorf("%q: sniffed again, %d exponentials computed again", s, sc.exp.computed-before)
+					t.Errorf("%q: sniffed again, %d logarithms computed again", s, sc.exp.computed-before)
 				}
 			}
 			if !checked {

@@ -3,6 +3,7 @@ package sniff
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -229,7 +230,7 @@ func TestReadingsAreTexts(t *testing.T) {
 				} else if cl != want {
 					t.Fatalf("% x in %s: reading %d, but %d decodes to the same text", samples, c.name, cl, want)
 				}
-				if got, want := sc.classText(cl, samples), sc.textID(key); got != want {
+				if got, want := sc.classText(cl, samples), sc.textID(key, samples); got != want {
 					t.Fatalf("% x in %s: reading's text %d, the key's %d", samples, c.name, got, want)
 				}
 			}
@@ -269,5 +270,158 @@ func TestCaseCostFollowsTheCaseModel(t *testing.T) {
 				t.Errorf("caseCost(%q) = %v, want %v", tc.word, got, tc.want)
 			}
 		})
+	}
+}
+
+// readsAs is the equality of a reading's key with another: compared with
+// the decodings of the samples by every candidate, UTF-8's, and those keys
+// cut short or run on, it answers what building the reading's key and
+// comparing would.
+func TestReadsAsIsTheKeysEquality(t *testing.T) {
+	rows := append(loadRows(t, corpusPath), loadRows(t, filepath.Join("..", "..", "testdata", "sniff", "dev.jsonl"))...)
+	var sc scratch
+	for _, r := range rows {
+		for _, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {[]byte("\x80\xa4"), r.raw}} {
+			keys := [][]byte{joinKey(nil, []string{r.Text}), joinKey(nil, []string{string(r.raw)})}
+			for _, c := range candidates.Get() {
+				if c.sb != nil {
+					if key, ok := c.appendKey(nil, samples); ok {
+						keys = append(keys, key)
+					}
+				} else if c.c != nil && sc.decodeExact(c, samples) == 0 {
+					keys = append(keys, joinKey(nil, sc.decoded))
+				}
+			}
+			for _, k := range keys[:len(keys):len(keys)] {
+				if len(k) > 0 {
+					keys = append(keys, k[:len(k)-1], append(k[:len(k):len(k)], 'x'))
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				want, ok := c.appendKey(nil, samples)
+				if !ok {
+					continue
+				}
+				for _, k := range keys {
+					if got := c.readsAs(samples, k); got != bytes.Equal(want, k) {
+						t.Fatalf("% x in %s against %q: readsAs %v, the keys' equality %v", samples, c.name, k, got, !got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A reading's text needs no key unless a decoder wrote a text of as many
+// characters: a short legacy value keys only what the multibyte
+// candidates made of it, and its group still
+// joins a decoder's text that is the same (the euro sign alone reads so
+// in GBK and in windows-1252).
+func TestReadingsBuildNoKey(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value string
+		// joins says windows-1252's text is a decoder's.
+		joins bool
+	}{
+		{"a German word in windows-1252", "M\xfcller", false},
+		{"a Russian word in windows-1251", "\xf8\xe2\xe5\xff", false},
+		{"a Polish word in windows-1250", "\xbfur", false},
+		{"a euro sign", "\x80", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			samples := [][]byte{[]byte(tc.value)}
+			var sc scratch
+			sc.resetTexts()
+			decoded := map[string]bool{} // the decoders' keys
+			for _, c := range candidates.Get() {
+				if c.sb == nil && sc.decodeExact(c, samples) == 0 {
+					decoded[string(joinKey(nil, sc.decoded))] = true
+					sc.textID(joinKey(nil, sc.decoded), samples)
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				if cl, ok := sc.classOf(c, samples); ok {
+					id := sc.classText(cl, samples)
+					if c.name == "windows-1252" && (id >= 0) != tc.joins {
+						t.Errorf("windows-1252's text is a decoder's: %v, want %v", id >= 0, tc.joins)
+					}
+					if id < 0 {
+						continue // the reading's own text
+					}
+					key, _ := c.appendKey(nil, samples)
+					if tx := sc.texts[id]; string(tx.key) != string(key) {
+						t.Errorf("%s's text is a decoder's, %q, not %q", c.name, tx.key, key)
+					}
+				}
+			}
+			keyed := 0
+			for _, tx := range sc.texts {
+				keyed += len(tx.key)
+			}
+			want := 0
+			for k := range decoded {
+				want += len(k)
+			}
+			if keyed != want || len(sc.textKeys) != want {
+				t.Errorf("%d bytes of keys, %d in textKeys: want the decoders' %d alone", keyed, len(sc.textKeys), want)
+			}
+		})
+	}
+}
+
+// The splitter prices a word's case model as it reads the word: what it
+// adds for a word holding a non-ASCII letter is caseCost of that word, to
+// the last bit, whatever its mix of capitals, small and uncased letters.
+func TestSplitterPricesCaseAsCaseCost(t *testing.T) {
+	letters := []rune{'a', 'B', 'é', 'É', 'ß', '日', 'ǅ'}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 20000 {
+		gs := []glyph{glyphOf('é')}
+		for k := rng.IntN(9); k > 0; k-- {
+			gs = append(gs, glyphOf(letters[rng.IntN(len(letters))]))
+		}
+		rng.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
+		fixed, words := split(gs, nil)
+		sp := splitter{gs: gs}
+		if want := sp.caseCost(0, len(gs)); len(words) != 1 || math.Float64bits(fixed) != math.Float64bits(want) {
+			t.Fatalf("%v: split into %d words, fixed %v, want one and caseCost %v", gs, len(words), fixed, want)
+		}
+	}
+}
+
+// A lane prices a word of its candidate's bytes as its language prices
+// the word's symbols, foreign letters (symbol 0) included, which the lane
+// picks without a branch.
+func TestLaneWordHalvesIsTheLanguages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, c := range candidates.Get() {
+		for k := range c.lanes {
+			ln := &c.lanes[k]
+			l := langOf(ln.li)
+			for range 2000 {
+				word := make([]byte, 1+rng.IntN(10))
+				for i := range word {
+					if rng.IntN(2) == 0 {
+						word[i] = byte('a' + rng.IntN(26))
+					} else {
+						word[i] = byte(0x80 + rng.IntN(0x80))
+					}
+				}
+				syms := make([]uint8, len(word))
+				for i, b := range word {
+					syms[i] = ln.syms[b]
+				}
+				if got, want := ln.wordHalves(word), l.wordHalves(syms); got != want {
+					t.Fatalf("%s in %s, % x: %d half-bits, the language says %d", l.name, c.name, word, got, want)
+				}
+			}
+		}
 	}
 }
