@@ -206,3 +206,49 @@ func TestRandomJapaneseWordsAnswerAsTheScan(t *testing.T) {
 		t.Errorf("only %d of 150 queries found something", found)
 	}
 }
+
+// TestBigramWordsOfOddTextsAnswerAsTheScan compares the index with the
+// scan where a document's or a word's folding could set the bigrams
+// apart from the folded text: compatibility ideographs and squared words
+// that fold to other code points or to more of them, half-width kana
+// that fold to fewer, variation selectors between ideographs, bytes that
+// are not UTF-8 (a surrogate's among them), and a word folding to more
+// than maxBigramRunes code points.
+func TestBigramWordsOfOddTextsAnswerAsTheScan(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"compat.txt":    "\uF900\uF901 豈更 \uFA0E\uFA0F 豈\uF901豈更",
+		"squared.txt":   "㍿の株式会社 ㍿㍿ ㌔キロ",
+		"halfwidth.txt": "ｶﾞｷﾞｸﾞ ガギグ ｶﾞｷﾞ",
+		"selector.txt":  "印\uFE00刷 印\U000E0100刷 印刷\uFE0F印刷 葛\U000E0100城",
+		"invalid.txt":   "印刷\xed\xa0\x80印刷 印\xff刷 \xe5\x8d印刷 印刷\xe5",
+		"title.html":    "<title>㍿ 印刷\uFE00印刷</title><p>ｶﾞｷﾞ 株式会社</p>",
+	})
+	path := built(t, dir)
+	found := 0
+	for _, words := range [][]string{
+		{"豈更"}, {"\uF900\uF901"}, {"\uFA0E\uFA0F"}, {"更豈"},
+		{"㍿"}, {"株式会社"}, {"㍿㍿"}, {"㍿㍿㍿"}, {"式会"}, {"キロ"}, {"㌔"},
+		{"ｶﾞｷﾞ"}, {"ガギ"}, {"ｷﾞｸﾞ"},
+		{"印刷"}, {"印\uFE00刷"}, {"刷印"}, {"葛城"},
+		{"刷\uFE0F印"}, {"㍿", "株式会社"}, {"ガギ", "-ｷﾞｸﾞ"},
+	} {
+		t.Run(fmt.Sprintf("%q gives the scan's answer", words), func(t *testing.T) {
+			if answersAsTheScan(t, dir, path, queryOf(t, words...)) {
+				found++
+			}
+		})
+	}
+	if found < 18 {
+		t.Errorf("only %d queries found something", found)
+	}
+}
+
+// TestNoCodePointBelowHangulJamoIsCJK holds docTerms.bigrams' shortcut
+// (a code point below U+1100 is not looked up) to isCJK.
+func TestNoCodePointBelowHangulJamoIsCJK(t *testing.T) {
+	for r := rune(0); r < 0x1100; r++ {
+		if isCJK(r) {
+			t.Fatalf("%U is CJK", r)
+		}
+	}
+}
