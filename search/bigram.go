@@ -178,13 +178,8 @@ func (ix *index) bigramCursor(word string, keys []uint64) (*bigramCursor, error)
 				return nil, err
 			}
 			ix.cost.lists++
-			r := reader{b: b}
-			n := r.uvarint()
-			if r.err != nil || n > uint64(len(r.b)) {
-				return nil, corrupt("bigram list of %q", word)
-			}
-			l := &bigramList{key: k, r: reader{b: r.b[:n]}, nums: reader{b: r.b[n:]}, first: true}
-			if err := c.step(l); err != nil {
+			l, err := c.open(k, b)
+			if err != nil {
 				return nil, err
 			}
 			j = len(c.lists)
@@ -194,6 +189,18 @@ func (ix *index) bigramCursor(word string, keys []uint64) (*bigramCursor, error)
 		c.of[i] = j
 	}
 	return c, nil
+}
+
+// open reads b, bigram k's entry in the bigram lists section (its
+// list's length, the list, the numbers), to its first entry.
+func (c *bigramCursor) open(k uint64, b []byte) (*bigramList, error) {
+	r := reader{b: b}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		return nil, corrupt("bigram list of %q", c.word)
+	}
+	l := &bigramList{key: k, r: reader{b: r.b[:n]}, nums: reader{b: r.b[n:]}, first: true}
+	return l, c.step(l)
 }
 
 // step moves l to its next entry, or marks it done.

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -251,4 +253,83 @@ func TestNoCodePointBelowHangulJamoIsCJK(t *testing.T) {
 			t.Fatalf("%U is CJK", r)
 		}
 	}
+}
+
+// bigramEntries are the entries of the bigram lists section a build
+// writes for the bigrams of texts (one a document, in the text), by the
+// bigram's key in the runs.
+func bigramEntries(texts ...string) map[string][]byte {
+	postings, nums := map[string][]indexPosting{}, map[string][]byte{}
+	for d, text := range texts {
+		c := docTerms{at: map[string]int{}}
+		c.count(fold(text).text, "")
+		for key, j := range c.at {
+			if isBigramKey(key) {
+				postings[key] = append(postings[key], indexPosting{doc: uint32(d), text: c.terms[j].text})
+				nums[key] = append(nums[key], c.terms[j].textPos...)
+			}
+		}
+	}
+	entries := map[string][]byte{}
+	for key, ps := range postings {
+		list := encodeList(nil, ps, 0)
+		entries[key] = append(append(binary.AppendUvarint(nil, uint64(len(list))), list...), nums[key]...)
+	}
+	return entries
+}
+
+// FuzzBigramLists reads a word's two bigram lists as a segment could
+// hold them, torn or changed (their CRCs checked and found right): every
+// answer is documents in rising order inside the segment, each counted
+// no more than its numbers allow, or errCorruptIndex; never a panic, a
+// loop, or memory beyond the bytes of the lists.
+func FuzzBigramLists(f *testing.F) {
+	word := "印刷印刷" // bigrams 印刷, 刷印, 印刷: one list read for two
+	e := bigramEntries("印刷印刷印刷", "刷印 印刷", "印刷印刷 x印刷印刷", "活版印刷印刷")
+	a, b := e[bigramMark+"印刷"], e[bigramMark+"刷印"]
+	f.Add(uint16(4), a, b)
+	f.Add(uint16(2), a, b)
+	f.Add(uint16(4), a[:len(a)-1], b)
+	f.Add(uint16(4), []byte{3, 0, 1, 0, 0}, []byte{3, 0, 1, 0, 1})
+	f.Add(uint16(1), []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, b)
+	f.Fuzz(func(t *testing.T, docs uint16, a, b []byte) {
+		keys := wordBigrams(word)
+		ix := &index{docs: int(docs)}
+		c := &bigramCursor{ix: ix, word: word, runes: len(keys) + 1, of: []int{0, 1, 0}, ptr: make([]int, len(keys))}
+		for i, entry := range [][]byte{a, b} {
+			l, err := c.open(keys[i], entry)
+			if err != nil {
+				if !errors.Is(err, errCorruptIndex) {
+					t.Fatal(err)
+				}
+				return
+			}
+			c.lists = append(c.lists, l)
+		}
+		prev := -1
+		for calls := 0; ; calls++ {
+			if calls > len(a)+len(b) {
+				t.Fatalf("%d documents from %d bytes", calls, len(a)+len(b))
+			}
+			doc, text, title, ok, err := c.next()
+			if err != nil {
+				if !errors.Is(err, errCorruptIndex) {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !ok {
+				return
+			}
+			if doc <= prev || doc >= ix.docs || text+title == 0 || text+title > len(a) {
+				t.Fatalf("document %d after %d of %d, counts %d %d from %d bytes", doc, prev, ix.docs, text, title, len(a))
+			}
+			for _, l := range c.lists {
+				if cap(l.textAt)+cap(l.titleAt) > 2*(len(a)+len(b)) {
+					t.Fatalf("%d numbers decoded from %d bytes", cap(l.textAt)+cap(l.titleAt), len(a)+len(b))
+				}
+			}
+			prev = doc
+		}
+	})
 }
