@@ -263,17 +263,16 @@ func (bw *bigramWords) step(l *bigramList) error {
 		l.done = true
 		return nil
 	}
-	delta, text, title := l.r.uvarint(), l.r.uvarint(), l.r.uvarint()
-	if l.r.err != nil || delta >= uint64(bw.ix.docs-l.doc) || !l.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
+	doc, text, title, ok := bw.ix.postingEntry(&l.r, l.doc, l.first)
+	if !ok {
 		return corrupt("bigram list of %q", l.name())
 	}
 	n, ok := uvarintsLen(l.nums.b, text+title)
 	if !ok {
 		return corrupt("bigram numbers of %q", l.name())
 	}
-	bw.ix.cost.postings++
 	l.first = false
-	l.doc += int(delta)
+	l.doc = doc
 	l.text, l.title = text, title
 	l.at, l.nums.b = l.nums.b[:n], l.nums.b[n:]
 	return nil

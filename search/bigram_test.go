@@ -133,7 +133,7 @@ func bigramWordsOf(docs int, entries map[string][]byte, words ...string) (*bigra
 		needles = append(needles, needle{word: w, weight: 1})
 	}
 	return newBigramWords(&index{docs: docs}, needles, func(j int) []uint64 { return wordBigrams(words[j]) }, func(k uint64) ([]byte, error) {
-		return entries[bigramMark+string([]rune{rune(k >> 32), rune(k&(1<<32-1)) - 1})], nil
+		return entries[bigramMark+gramString(k)], nil
 	})
 }
 

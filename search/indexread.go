@@ -576,14 +576,12 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			}
 			return false, nil
 		}
-		delta, text, title := c.r.uvarint(), c.r.uvarint(), c.r.uvarint()
-		// Numbers rise (a first delta may be 0) and stay in the table.
-		if c.r.err != nil || delta >= uint64(ix.docs-c.doc) || !c.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
+		doc, text, title, ok := ix.postingEntry(&c.r, c.doc, c.first)
+		if !ok {
 			return false, corrupt("posting list of %q", c.h.term)
 		}
-		ix.cost.postings++
 		c.first = false
-		c.doc += int(delta)
+		c.doc = doc
 		c.score = c.h.weight * int(text+3*title)
 		if c.h.phrase {
 			// Step over the entry's positions, decoded only for a
@@ -722,6 +720,20 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	return cands, nil
+}
+
+// postingEntry reads the next entry of a posting list, a term's or a
+// bigram's, from r: the document, after doc (or doc itself for the first
+// entry), and the counts in the text and in the title; ok is false when
+// the entry is torn, its document does not rise or leaves the table, or
+// its counts are none or more than any build writes.
+func (ix *index) postingEntry(r *reader, doc int, first bool) (next int, text, title uint64, ok bool) {
+	delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
+	if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
+		return 0, 0, 0, false
+	}
+	ix.cost.postings++
+	return doc + int(delta), text, title, true
 }
 
 // foldedMost is the most document d's folded text and title can hold:

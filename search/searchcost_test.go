@@ -302,7 +302,7 @@ func TestCJKWordsSharingBigramsReadEachListOnce(t *testing.T) {
 	bigrams := map[string]bool{}
 	for _, w := range words {
 		for _, k := range wordBigrams(w) {
-			bigrams[string([]rune{rune(k >> 32), rune(k&(1<<32-1)) - 1})] = true
+			bigrams[gramString(k)] = true
 		}
 	}
 	holding := 0 // documents holding a bigram, summed over the bigrams
