@@ -141,6 +141,10 @@ func wordBigrams(w string) []uint64 {
 }
 
 // bigramList is a bigram's posting list being read, at its head entry.
+// A query reads each list once, whatever the number of its words holding
+// the bigram: the lists are cursors of the query's merge of posting lists
+// by document (candidates), which marks the entries of a document
+// (bigramWords.take) before it moves the lists past it.
 type bigramList struct {
 	key         uint64
 	r, nums     reader // the entries, and their numbers, after the head's
@@ -148,127 +152,165 @@ type bigramList struct {
 	text, title uint64 // the head's counts
 	at          []byte // the head's numbers, text then title
 	first, done bool
-	textAt      []int // the head's numbers, decoded when a document holds every bigram
-	titleAt     []int
+	words       []int // the words (bigramWords.words) whose first bigram this is
+	// The entry taken at document seen (-1: none yet): its counts, its
+	// numbers, and those decoded when a word needs them (at decoded).
+	seen, decoded       int
+	seenText, seenTitle uint64
+	seenAt              []byte
+	textAt, titleAt     []int
 }
 
-// bigramCursor gives the documents of a segment that hold an all-CJK
-// word, in number order, with its count in the text and in the title:
-// the documents every one of its bigrams' lists holds, counted from the
-// numbers.
-type bigramCursor struct {
+// bigramWord is an all-CJK word of the query counted from its bigrams.
+type bigramWord struct {
+	needle int   // its place in the query's needles
+	of     []int // of[i]: the list (bigramWords.lists) of its i-th bigram
+}
+
+// bigramWords are the words of a query counted from their bigrams in one
+// segment, and the lists of their bigrams, each distinct bigram once.
+type bigramWords struct {
 	ix    *index
-	word  string
-	runes int
-	lists []*bigramList // each distinct bigram once
-	of    []int         // of[i]: the list of the word's i-th bigram
-	ptr   []int         // occurrences' scratch: a place in each bigram's numbers
+	words []bigramWord
+	lists []*bigramList
+	ptr   []int // occurrences' scratch: a place in each bigram's numbers
 }
 
-// bigramCursor reads the lists of word's bigrams (wordBigrams); nil when
-// a bigram is in no document of the segment.
-func (ix *index) bigramCursor(word string, keys []uint64) (*bigramCursor, error) {
-	c := &bigramCursor{ix: ix, word: word, runes: len(keys) + 1, of: make([]int, len(keys)), ptr: make([]int, len(keys))}
-	at := map[uint64]int{}
-	for i, k := range keys {
-		j, ok := at[k]
-		if !ok {
-			b, err := ix.keyedList(secBigrams, secBigramLists, k)
-			if err != nil || b == nil {
-				return nil, err
-			}
-			ix.cost.lists++
-			r := reader{b: b}
-			n := r.uvarint()
-			if r.err != nil || n > uint64(len(r.b)) {
-				return nil, corrupt("bigram list of %q", word)
-			}
-			l := &bigramList{key: k, r: reader{b: r.b[:n]}, nums: reader{b: r.b[n:]}, first: true}
-			if err := c.step(l); err != nil {
-				return nil, err
-			}
-			j = len(c.lists)
-			at[k] = j
-			c.lists = append(c.lists, l)
+// bigramWords finds the lists of the bigrams of the words of needles
+// that picks gives keys (wordBigrams') for: a word with a bigram in no
+// document of the segment is in none, and its other lists are not read
+// for it.
+func (ix *index) bigramWords(needles []needle, picks func(j int) []uint64) (*bigramWords, error) {
+	return newBigramWords(ix, needles, picks, func(k uint64) ([]byte, error) {
+		return ix.keyedList(secBigrams, secBigramLists, k)
+	})
+}
+
+// newBigramWords is bigramWords, finding a bigram's entry in the bigram
+// lists section (nil when it has none) with entry.
+func newBigramWords(ix *index, needles []needle, picks func(j int) []uint64, entry func(k uint64) ([]byte, error)) (*bigramWords, error) {
+	bw := &bigramWords{ix: ix}
+	found := map[uint64][]byte{} // a bigram's entry, nil when it has none
+	at := map[uint64]int{}       // a bigram's place in bw.lists
+	for j, n := range needles {
+		keys := picks(j)
+		if keys == nil {
+			continue
 		}
-		c.of[i] = j
+		all := true
+		for _, k := range keys {
+			b, ok := found[k]
+			if !ok {
+				var err error
+				if b, err = entry(k); err != nil {
+					return nil, err
+				}
+				found[k] = b
+			}
+			if all = b != nil; !all {
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		w := bigramWord{needle: j, of: make([]int, len(keys))}
+		for i, k := range keys {
+			l, ok := at[k]
+			if !ok {
+				list, err := bw.open(k, found[k], n.word)
+				if err != nil {
+					return nil, err
+				}
+				l, at[k] = len(bw.lists), len(bw.lists)
+				bw.lists = append(bw.lists, list)
+			}
+			w.of[i] = l
+		}
+		bw.lists[w.of[0]].words = append(bw.lists[w.of[0]].words, len(bw.words))
+		bw.words = append(bw.words, w)
+		if len(keys) > len(bw.ptr) {
+			bw.ptr = make([]int, len(keys))
+		}
 	}
-	return c, nil
+	return bw, nil
+}
+
+// open reads b, bigram k's entry in the bigram lists section (its
+// list's length, the list, the numbers), found for word, to before its
+// first entry (step).
+func (bw *bigramWords) open(k uint64, b []byte, word string) (*bigramList, error) {
+	r := reader{b: b}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		return nil, corrupt("bigram list of %q", word)
+	}
+	bw.ix.cost.lists++
+	return &bigramList{key: k, r: reader{b: r.b[:n]}, nums: reader{b: r.b[n:]}, first: true, seen: -1, decoded: -1}, nil
+}
+
+// name is l's bigram, for an error.
+func (l *bigramList) name() string {
+	return string([]rune{rune(l.key >> 32), rune(l.key&(1<<32-1)) - 1})
 }
 
 // step moves l to its next entry, or marks it done.
-func (c *bigramCursor) step(l *bigramList) error {
+func (bw *bigramWords) step(l *bigramList) error {
 	if len(l.r.b) == 0 {
 		if len(l.nums.b) != 0 {
-			return corrupt("bigram numbers of %q", c.word)
+			return corrupt("bigram numbers of %q", l.name())
 		}
 		l.done = true
 		return nil
 	}
-	delta, text, title := l.r.uvarint(), l.r.uvarint(), l.r.uvarint()
-	if l.r.err != nil || delta >= uint64(c.ix.docs-l.doc) || !l.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
-		return corrupt("bigram list of %q", c.word)
+	doc, text, title, ok := bw.ix.postingEntry(&l.r, l.doc, l.first)
+	if !ok {
+		return corrupt("bigram list of %q", l.name())
 	}
 	n, ok := uvarintsLen(l.nums.b, text+title)
 	if !ok {
-		return corrupt("bigram numbers of %q", c.word)
+		return corrupt("bigram numbers of %q", l.name())
 	}
-	c.ix.cost.postings++
 	l.first = false
-	l.doc += int(delta)
+	l.doc = doc
 	l.text, l.title = text, title
 	l.at, l.nums.b = l.nums.b[:n], l.nums.b[n:]
 	return nil
 }
 
-// next gives the next document holding the word and its counts; ok is
-// false at the end.
-func (c *bigramCursor) next() (doc, text, title int, ok bool, err error) {
-	for {
-		target := 0
-		for _, l := range c.lists {
-			if l.done {
-				return 0, 0, 0, false, nil
-			}
-			target = max(target, l.doc)
-		}
-		aligned := true
-		for _, l := range c.lists {
-			for !l.done && l.doc < target {
-				if err := c.step(l); err != nil {
-					return 0, 0, 0, false, err
-				}
-			}
-			if l.done {
-				return 0, 0, 0, false, nil
-			}
-			aligned = aligned && l.doc == target
-		}
-		if !aligned {
-			continue
-		}
-		for _, l := range c.lists {
-			if err := c.decode(l); err != nil {
-				return 0, 0, 0, false, err
-			}
-		}
-		text = c.occurrences(func(l *bigramList) []int { return l.textAt })
-		title = c.occurrences(func(l *bigramList) []int { return l.titleAt })
-		for _, l := range c.lists {
-			if err := c.step(l); err != nil {
-				return 0, 0, 0, false, err
-			}
-		}
-		if text+title > 0 {
-			return target, text, title, true, nil
-		}
-	}
+// take marks l's head entry as its entry for document l.doc, before the
+// merge steps l past it, and gives the words to count there (count):
+// those whose first bigram l is.
+func (l *bigramList) take() []int {
+	l.seen, l.seenText, l.seenTitle, l.seenAt = l.doc, l.text, l.title, l.at
+	return l.words
 }
 
-// decode decodes the numbers of l's head entry.
-func (c *bigramCursor) decode(l *bigramList) error {
+// count gives word w's count in the text and in the title of document d,
+// 0 and 0 unless every list of its bigrams was taken at d.
+func (bw *bigramWords) count(w int, d int) (text, title int, err error) {
+	word := &bw.words[w]
+	for _, i := range word.of {
+		if bw.lists[i].seen != d {
+			return 0, 0, nil
+		}
+	}
+	for _, i := range word.of {
+		if l := bw.lists[i]; l.decoded != d {
+			if err := bw.decode(l); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	text = bw.occurrences(word.of, func(l *bigramList) []int { return l.textAt })
+	title = bw.occurrences(word.of, func(l *bigramList) []int { return l.titleAt })
+	return text, title, nil
+}
+
+// decode decodes the numbers of l's entry taken at l.seen.
+func (bw *bigramWords) decode(l *bigramList) error {
 	l.textAt, l.titleAt = l.textAt[:0], l.titleAt[:0]
-	ok := eachPosition(l.at, [2]uint64{l.text, l.title}, func(field, at int) {
+	ok := eachPosition(l.seenAt, [2]uint64{l.seenText, l.seenTitle}, func(field, at int) {
 		if field == 0 {
 			l.textAt = append(l.textAt, at)
 		} else {
@@ -276,30 +318,34 @@ func (c *bigramCursor) decode(l *bigramList) error {
 		}
 	})
 	if !ok {
-		return corrupt("bigram numbers of %q", c.word)
+		return corrupt("bigram numbers of %q", l.name())
 	}
-	c.ix.cost.positions += int(l.text + l.title)
+	l.decoded = l.seen
+	bw.ix.cost.positions += int(l.seenText + l.seenTitle)
 	return nil
 }
 
-// occurrences counts the word in one field, whose numbers of each
-// bigram's list nums gives: the places p where the word's i-th bigram is
-// at p+i, taken from the left, each at least the word's length past the
-// one taken before (strings.Count does not count overlapping matches).
-func (c *bigramCursor) occurrences(nums func(*bigramList) []int) int {
-	clear(c.ptr)
+// occurrences counts a word, whose i-th bigram's list is of[i], in one
+// field, whose numbers of each list nums gives: the places p where the
+// i-th bigram is at p+i, taken from the left, each at least the word's
+// length past the one taken before (strings.Count does not count
+// overlapping matches).
+func (bw *bigramWords) occurrences(of []int, nums func(*bigramList) []int) int {
+	ptr := bw.ptr[:len(of)]
+	clear(ptr)
+	runes := len(of) + 1
 	count, last := 0, 0
-	for _, p := range nums(c.lists[c.of[0]]) {
-		if count > 0 && p < last+c.runes {
+	for _, p := range nums(bw.lists[of[0]]) {
+		if count > 0 && p < last+runes {
 			continue
 		}
 		found := true
-		for i := 1; i < len(c.of) && found; i++ {
-			at := nums(c.lists[c.of[i]])
-			for c.ptr[i] < len(at) && at[c.ptr[i]] < p+i {
-				c.ptr[i]++
+		for i := 1; i < len(of) && found; i++ {
+			at := nums(bw.lists[of[i]])
+			for ptr[i] < len(at) && at[ptr[i]] < p+i {
+				ptr[i]++
 			}
-			found = c.ptr[i] < len(at) && at[c.ptr[i]] == p+i
+			found = ptr[i] < len(at) && at[ptr[i]] == p+i
 		}
 		if found {
 			count, last = count+1, p

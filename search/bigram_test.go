@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -73,7 +75,7 @@ func TestBigramWordsAnswerAsTheScan(t *testing.T) {
 
 // TestBigramCountIsStringsCount counts an all-CJK word in texts made of a
 // few code points, runs broken by Latin letters, punctuation and white
-// space, from the bigrams' numbers (docTerms.bigrams, bigramCursor) and
+// space, from the bigrams' numbers (docTerms.bigrams, bigramWords) and
 // with strings.Count, the scan's count.
 func TestBigramCountIsStringsCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -108,42 +110,70 @@ func TestBigramCountIsStringsCount(t *testing.T) {
 
 // bigramCountOf counts word in text as a segment of one document would:
 // the bigrams docTerms counts, encoded as a bigram list is, then read by
-// a bigramCursor.
+// bigramWords.
 func bigramCountOf(t *testing.T, text, word string) int {
 	t.Helper()
-	c := docTerms{at: map[string]int{}}
-	c.count(text, "")
-	keys := wordBigrams(word)
-	bc := &bigramCursor{ix: &index{docs: 1}, word: word, runes: len(keys) + 1, of: make([]int, len(keys)), ptr: make([]int, len(keys))}
-	at := map[uint64]int{}
-	for i, k := range keys {
-		j, ok := at[k]
-		if !ok {
-			key := bigramMark + string([]rune{rune(k >> 32), rune(k&(1<<32-1)) - 1})
-			p, ok := c.at[key]
-			if !ok {
-				return 0 // the bigram is not in the text
-			}
-			dt := c.terms[p]
-			list := encodeList(nil, []indexPosting{{doc: 0, text: dt.text, title: dt.title}}, 0)
-			l := &bigramList{key: k, r: reader{b: list}, nums: reader{b: dt.textPos}, first: true}
-			if err := bc.step(l); err != nil {
-				t.Fatal(err)
-			}
-			j = len(bc.lists)
-			at[k] = j
-			bc.lists = append(bc.lists, l)
-		}
-		bc.of[i] = j
-	}
-	_, n, _, ok, err := bc.next()
+	bw, err := bigramWordsOf(1, bigramEntries(text), word)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ok {
-		return 0
+	n := 0
+	err = mergeBigrams(bw, func(_, _, text, _ int) { n += text })
+	if err != nil {
+		t.Fatal(err)
 	}
 	return n
+}
+
+// bigramWordsOf reads words from their bigrams in a segment of docs
+// documents whose bigram lists section holds entries.
+func bigramWordsOf(docs int, entries map[string][]byte, words ...string) (*bigramWords, error) {
+	var needles []needle
+	for _, w := range words {
+		needles = append(needles, needle{word: w, weight: 1})
+	}
+	return newBigramWords(&index{docs: docs}, needles, func(j int) []uint64 { return wordBigrams(words[j]) }, func(k uint64) ([]byte, error) {
+		return entries[bigramMark+gramString(k)], nil
+	})
+}
+
+// mergeBigrams reads the lists of bw by document as candidates does, and
+// gives each document holding a word of bw with the word's counts.
+func mergeBigrams(bw *bigramWords, fn func(doc, word, text, title int)) error {
+	for _, l := range bw.lists {
+		if err := bw.step(l); err != nil {
+			return err
+		}
+	}
+	for {
+		d := -1
+		for _, l := range bw.lists {
+			if !l.done && (d < 0 || l.doc < d) {
+				d = l.doc
+			}
+		}
+		if d < 0 {
+			return nil
+		}
+		var counted []int
+		for _, l := range bw.lists {
+			if !l.done && l.doc == d {
+				counted = append(counted, l.take()...)
+				if err := bw.step(l); err != nil {
+					return err
+				}
+			}
+		}
+		for _, w := range counted {
+			text, title, err := bw.count(w, d)
+			if err != nil {
+				return err
+			}
+			if text+title > 0 {
+				fn(d, w, text, title)
+			}
+		}
+	}
 }
 
 // TestRandomJapaneseWordsAnswerAsTheScan draws words, pairs of words, OR
@@ -205,4 +235,112 @@ func TestRandomJapaneseWordsAnswerAsTheScan(t *testing.T) {
 	if found < 100 {
 		t.Errorf("only %d of 150 queries found something", found)
 	}
+}
+
+// TestBigramWordsOfOddTextsAnswerAsTheScan compares the index with the
+// scan where a document's or a word's folding could set the bigrams
+// apart from the folded text: compatibility ideographs and squared words
+// that fold to other code points or to more of them, half-width kana
+// that fold to fewer, variation selectors between ideographs, bytes that
+// are not UTF-8 (a surrogate's among them), and a word folding to more
+// than maxBigramRunes code points.
+func TestBigramWordsOfOddTextsAnswerAsTheScan(t *testing.T) {
+	dir := makeIndex(t, map[string]string{
+		"compat.txt":    "\uF900\uF901 豈更 \uFA0E\uFA0F 豈\uF901豈更",
+		"squared.txt":   "㍿の株式会社 ㍿㍿ ㌔キロ",
+		"halfwidth.txt": "ｶﾞｷﾞｸﾞ ガギグ ｶﾞｷﾞ",
+		"selector.txt":  "印\uFE00刷 印\U000E0100刷 印刷\uFE0F印刷 葛\U000E0100城",
+		"invalid.txt":   "印刷\xed\xa0\x80印刷 印\xff刷 \xe5\x8d印刷 印刷\xe5",
+		"title.html":    "<title>㍿ 印刷\uFE00印刷</title><p>ｶﾞｷﾞ 株式会社</p>",
+	})
+	path := built(t, dir)
+	found := 0
+	for _, words := range [][]string{
+		{"豈更"}, {"\uF900\uF901"}, {"\uFA0E\uFA0F"}, {"更豈"},
+		{"㍿"}, {"株式会社"}, {"㍿㍿"}, {"㍿㍿㍿"}, {"式会"}, {"キロ"}, {"㌔"},
+		{"ｶﾞｷﾞ"}, {"ガギ"}, {"ｷﾞｸﾞ"},
+		{"印刷"}, {"印\uFE00刷"}, {"刷印"}, {"葛城"},
+		{"刷\uFE0F印"}, {"㍿", "株式会社"}, {"ガギ", "-ｷﾞｸﾞ"},
+	} {
+		t.Run(fmt.Sprintf("%q gives the scan's answer", words), func(t *testing.T) {
+			if answersAsTheScan(t, dir, path, queryOf(t, words...)) {
+				found++
+			}
+		})
+	}
+	if found < 18 {
+		t.Errorf("only %d queries found something", found)
+	}
+}
+
+// TestNoCodePointBelowHangulJamoIsCJK holds docTerms.bigrams' shortcut
+// (a code point below U+1100 is not looked up) to isCJK.
+func TestNoCodePointBelowHangulJamoIsCJK(t *testing.T) {
+	for r := rune(0); r < 0x1100; r++ {
+		if isCJK(r) {
+			t.Fatalf("%U is CJK", r)
+		}
+	}
+}
+
+// bigramEntries are the entries of the bigram lists section a build
+// writes for the bigrams of texts (one a document, in the text), by the
+// bigram's key in the runs.
+func bigramEntries(texts ...string) map[string][]byte {
+	postings, nums := map[string][]indexPosting{}, map[string][]byte{}
+	for d, text := range texts {
+		c := docTerms{at: map[string]int{}}
+		c.count(fold(text).text, "")
+		for key, j := range c.at {
+			if isBigramKey(key) {
+				postings[key] = append(postings[key], indexPosting{doc: uint32(d), text: c.terms[j].text})
+				nums[key] = append(nums[key], c.terms[j].textPos...)
+			}
+		}
+	}
+	entries := map[string][]byte{}
+	for key, ps := range postings {
+		list := encodeList(nil, ps, 0)
+		entries[key] = append(append(binary.AppendUvarint(nil, uint64(len(list))), list...), nums[key]...)
+	}
+	return entries
+}
+
+// FuzzBigramLists reads a word's two bigram lists as a segment could
+// hold them, torn or changed (their CRCs checked and found right): every
+// answer is documents in rising order inside the segment, each counted
+// no more than its numbers allow, or errCorruptIndex; never a panic, a
+// loop, or memory beyond the bytes of the lists.
+func FuzzBigramLists(f *testing.F) {
+	word := "印刷印刷" // bigrams 印刷, 刷印, 印刷: one list read for two
+	e := bigramEntries("印刷印刷印刷", "刷印 印刷", "印刷印刷 x印刷印刷", "活版印刷印刷")
+	a, b := e[bigramMark+"印刷"], e[bigramMark+"刷印"]
+	f.Add(uint16(4), a, b)
+	f.Add(uint16(2), a, b)
+	f.Add(uint16(4), a[:len(a)-1], b)
+	f.Add(uint16(4), []byte{3, 0, 1, 0, 0}, []byte{3, 0, 1, 0, 1})
+	f.Add(uint16(1), []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, b)
+	f.Fuzz(func(t *testing.T, docs uint16, a, b []byte) {
+		bw, err := bigramWordsOf(int(docs), map[string][]byte{bigramMark + "印刷": a, bigramMark + "刷印": b}, word)
+		if err == nil {
+			prev, calls := -1, 0
+			err = mergeBigrams(bw, func(doc, _, text, title int) {
+				if calls++; calls > len(a)+len(b) {
+					t.Fatalf("%d documents from %d bytes", calls, len(a)+len(b))
+				}
+				if doc <= prev || doc >= int(docs) || text+title > len(a) {
+					t.Fatalf("document %d after %d of %d, counts %d %d from %d bytes", doc, prev, docs, text, title, len(a))
+				}
+				for _, l := range bw.lists {
+					if cap(l.textAt)+cap(l.titleAt) > 2*(len(a)+len(b)) {
+						t.Fatalf("%d numbers decoded from %d bytes", cap(l.textAt)+cap(l.titleAt), len(a)+len(b))
+					}
+				}
+				prev = doc
+			})
+		}
+		if err != nil && !errors.Is(err, errCorruptIndex) {
+			t.Fatal(err)
+		}
+	})
 }

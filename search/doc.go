@@ -42,10 +42,12 @@
 // word's bigrams are intersected by document and number (the i-th bigram
 // at p+i), and its occurrences counted as the scan counts them
 // (strings.Count: non-overlapping, from the left), so its score is the
-// term path's; the result is one more posting list for the ranking. It
-// reads one list for each distinct bigram of the word, whatever the
-// number of sentences holding it (TestAJapaneseWordReadsOneListABigram),
-// for an index about a tenth larger on a site whose text is a third
+// term path's; the bigrams' lists are cursors of the query's merge by
+// document, as the terms' posting lists are. It reads one list for each
+// distinct bigram of the word, whatever the number of sentences holding
+// it (TestAJapaneseWordReadsOneListABigram), and each once, whatever the
+// number of the query's words holding it
+// (TestCJKWordsSharingBigramsReadEachListOnce), for an index about a tenth larger on a site whose text is a third
 // Japanese. See index.go for the segment layout, manifest.go for the
 // manifest.
 //

@@ -46,6 +46,14 @@ func gramKey(r, r2 rune) uint64 {
 	return uint64(r)<<32 | uint64(r2+1)
 }
 
+// gramString is the text of the gram whose key is k (gramKey).
+func gramString(k uint64) string {
+	if r2 := rune(k&(1<<32-1)) - 1; r2 >= 0 {
+		return string([]rune{rune(k >> 32), r2})
+	}
+	return string(rune(k >> 32))
+}
+
 // termGrams appends to keys the distinct keys of term's grams, in order.
 func termGrams(keys []uint64, term string) []uint64 {
 	prev := rune(-1)

@@ -513,19 +513,18 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	// An all-CJK word that is no phrase's is counted from its bigrams'
 	// lists (bigram.go), not from the terms holding it; a phrase's words
 	// keep the terms, whose positions put its stretches back.
-	var bigramHits []*termHit
-	var bigramCursors []*bigramCursor
+	bigramKeys := func(j int) []uint64 {
+		if phraseWords[j/64]&(1<<(j%64)) != 0 {
+			return nil
+		}
+		return wordBigrams(needles[j].word)
+	}
+	bw, err := ix.bigramWords(needles, bigramKeys)
+	if err != nil {
+		return nil, err
+	}
 	for j, n := range needles {
-		if keys := wordBigrams(n.word); keys != nil && phraseWords[j/64]&(1<<(j%64)) == 0 {
-			bc, err := ix.bigramCursor(n.word, keys)
-			if err != nil {
-				return nil, err
-			}
-			if bc != nil {
-				h := &termHit{term: []byte(n.word), weight: n.weight, has: make([]uint64, words)}
-				h.has[j/64] |= 1 << (j % 64)
-				bigramHits, bigramCursors = append(bigramHits, h), append(bigramCursors, bc)
-			}
+		if bigramKeys(j) != nil {
 			continue
 		}
 		err := ix.termsContaining(n.word, func(t int, term []byte, count int) error {
@@ -550,11 +549,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	sort.Ints(terms) // read the postings section in order
-	// A cursor is a posting list's next entry, or a bigram word's next
-	// document (bi).
+	// A cursor is a posting list's next entry, a term's or a bigram's
+	// (bl).
 	type cursor struct {
 		h     *termHit
-		bi    *bigramCursor
+		bl    *bigramList
 		r     reader
 		doc   int // of the entry at the head
 		score int // its weight times its count
@@ -566,12 +565,10 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	}
 	// next moves c to its next entry; false at the end of the list.
 	next := func(c *cursor) (bool, error) {
-		if c.bi != nil {
-			d, text, title, ok, err := c.bi.next()
-			if ok {
-				c.doc, c.score = d, c.h.weight*(text+3*title)
-			}
-			return ok, err
+		if c.bl != nil {
+			err := bw.step(c.bl)
+			c.doc = c.bl.doc
+			return !c.bl.done && err == nil, err
 		}
 		if len(c.r.b) == 0 {
 			if len(c.pos.b) != 0 {
@@ -579,14 +576,12 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			}
 			return false, nil
 		}
-		delta, text, title := c.r.uvarint(), c.r.uvarint(), c.r.uvarint()
-		// Numbers rise (a first delta may be 0) and stay in the table.
-		if c.r.err != nil || delta >= uint64(ix.docs-c.doc) || !c.first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
+		doc, text, title, ok := ix.postingEntry(&c.r, c.doc, c.first)
+		if !ok {
 			return false, corrupt("posting list of %q", c.h.term)
 		}
-		ix.cost.postings++
 		c.first = false
-		c.doc += int(delta)
+		c.doc = doc
 		c.score = c.h.weight * int(text+3*title)
 		if c.h.phrase {
 			// Step over the entry's positions, decoded only for a
@@ -618,11 +613,11 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			i = m
 		}
 	}
-	cursors := make([]cursor, len(terms)+len(bigramCursors))
+	cursors := make([]cursor, len(terms)+len(bw.lists))
 	for i := range cursors {
 		c := &cursors[i]
 		if i >= len(terms) {
-			*c = cursor{h: bigramHits[i-len(terms)], bi: bigramCursors[i-len(terms)]}
+			*c = cursor{bl: bw.lists[i-len(terms)]}
 		} else {
 			t := terms[i]
 			h := hits[t]
@@ -651,8 +646,9 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	}
 	row := make([]uint64, words) // the needles the document holds
 	var (
-		here []termsAt // the terms holding a phrase's word the document holds
-		st   stretches
+		here    []termsAt // the terms holding a phrase's word the document holds
+		counted []int     // the bigram words whose first bigram the document holds
+		st      stretches
 	)
 	for len(heads) > 0 {
 		// Every list holding document d is at its head now: a document
@@ -661,14 +657,19 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		d, score := heads[0].doc, 0
 		clear(row)
 		here = here[:0]
+		counted = counted[:0]
 		for len(heads) > 0 && heads[0].doc == d {
 			c := heads[0]
-			score += c.score
-			if c.h.phrase {
-				here = append(here, c.at)
-			}
-			for i, m := range c.h.has {
-				row[i] |= m
+			if c.bl != nil {
+				counted = append(counted, c.bl.take()...)
+			} else {
+				score += c.score
+				if c.h.phrase {
+					here = append(here, c.at)
+				}
+				for i, m := range c.h.has {
+					row[i] |= m
+				}
 			}
 			ok, err := next(c)
 			if err != nil {
@@ -682,6 +683,16 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 		if len(dead) > 0 && dead[ix.key(d)] {
 			continue // replaced or removed: not even read for a phrase
+		}
+		for _, w := range counted {
+			text, title, err := bw.count(w, d)
+			if err != nil {
+				return nil, err
+			}
+			if j := bw.words[w].needle; text+title > 0 {
+				score += needles[j].weight * (text + 3*title)
+				row[j/64] |= 1 << (j % 64)
+			}
 		}
 		placed := false // st holds the document's stretches
 		phrase := func(it item) bool {
@@ -709,6 +720,20 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		}
 	}
 	return cands, nil
+}
+
+// postingEntry reads the next entry of a posting list, a term's or a
+// bigram's, from r: the document, after doc (or doc itself for the first
+// entry), and the counts in the text and in the title; ok is false when
+// the entry is torn, its document does not rise or leaves the table, or
+// its counts are none or more than any build writes.
+func (ix *index) postingEntry(r *reader, doc int, first bool) (next int, text, title uint64, ok bool) {
+	delta, text, title := r.uvarint(), r.uvarint(), r.uvarint()
+	if r.err != nil || delta >= uint64(ix.docs-doc) || !first && delta == 0 || text > math.MaxUint32 || title > math.MaxUint32 || text+title == 0 {
+		return 0, 0, 0, false
+	}
+	ix.cost.postings++
+	return doc + int(delta), text, title, true
 }
 
 // foldedMost is the most document d's folded text and title can hold:

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -282,4 +284,71 @@ func TestAJapaneseWordReadsOneListABigram(t *testing.T) {
 		}
 		t.Logf("cost %+v over %d documents holding it", c, len(want))
 	})
+}
+
+// TestCJKWordsSharingBigramsReadEachListOnce asks for many words that
+// share bigrams (会社 in each): the posting list of a bigram is read once
+// for all of them, not once a word, so the query decodes at most as many
+// entries as documents hold its distinct bigrams, counted from the
+// folded documents.
+func TestCJKWordsSharingBigramsReadEachListOnce(t *testing.T) {
+	const n = 2000
+	dir := japaneseSite(t, n)
+	path := built(t, dir)
+	var words []string
+	for _, p := range strings.Fields("案内 お問い合わせ ください です ます の を に は が と 日本語 文書 情報 技術 開発 品質 用紙 注文 納期 価格 株式会社 大阪 新しい") {
+		words = append(words, "会社"+p, p+"会社")
+	}
+	bigrams := map[string]bool{}
+	for _, w := range words {
+		for _, k := range wordBigrams(w) {
+			bigrams[gramString(k)] = true
+		}
+	}
+	holding := 0 // documents holding a bigram, summed over the bigrams
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".txt") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		text := fold(string(b)).text
+		for bg := range bigrams {
+			if strings.Contains(text, bg) {
+				holding++
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		q    []string
+	}{
+		{"every word", words},
+		{"any word", pairsOR(words)},
+	} {
+		t.Run(tc.name+" of words sharing bigrams reads each bigram's list once", func(t *testing.T) {
+			q := queryOf(t, tc.q...)
+			c := indexCost(t, path, q)
+			if c.lists != len(bigrams) || c.postings > holding {
+				t.Errorf("cost %+v: %d distinct bigrams in %d documents in all", c, len(bigrams), holding)
+			}
+			t.Logf("cost %+v: %d distinct bigrams in %d documents in all", c, len(bigrams), holding)
+			answersAsTheScan(t, dir, path, q)
+		})
+	}
+}
+
+// pairsOR is ws with OR between each two.
+func pairsOR(ws []string) []string {
+	var q []string
+	for i, w := range ws {
+		if i > 0 {
+			q = append(q, "OR")
+		}
+		q = append(q, w)
+	}
+	return q
 }
