@@ -1,0 +1,70 @@
+package search
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// foldEachSegment is fold as it was defined before runs of ASCII skipped
+// norm.Iter: every segment of s from one norm.Iter, an ASCII segment
+// copied, any other folded by x/text. fold must give the same text and
+// the same map.
+func foldEachSegment(s string) folded {
+	var f folded
+	var b []byte
+	mark := func(start, pos int, run bool) {
+		if n := len(f.spans); n > 0 && f.spans[n-1].run == run && (run || int(f.spans[n-1].orig) == pos) {
+			return
+		}
+		f.spans = append(f.spans, span{start: int32(start), orig: int32(pos), run: run})
+	}
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	for !it.Done() {
+		pos, start := it.Pos(), len(b)
+		seg := it.Next()
+		if len(seg) == 1 && seg[0] < utf8.RuneSelf && it.Pos() == pos+1 {
+			b = append(b, lowerASCII(seg[0]))
+			mark(start, pos, true)
+			continue
+		}
+		b = append(b, folder.Bytes(seg)...)
+		_, size := utf8.DecodeRuneInString(s[pos:])
+		mark(start, pos, it.Pos() == pos+size && len(b)-start == size && utf8.RuneCount(b[start:]) == 1)
+	}
+	f.text = string(b)
+	return f
+}
+
+// randomText is fewer than most runes drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet []rune, most int) string {
+	rs := make([]rune, rng.IntN(most))
+	for i := range rs {
+		rs[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(rs)
+}
+
+func TestFoldIsEachSegmentFolded(t *testing.T) {
+	// ASCII next to what combines with it or decomposes, Hangul jamo,
+	// characters that fold to several, ellipses, CJK.
+	alphabet := []rune("aZe.  AK\u0301\u0308\u0345\u20dd…ﬁßẞＡｶﾞK\u1100\u1161\u11a8가印\ufdfaΣς\u3000\u00a0İǅ")
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 20000 {
+		s := randomText(rng, alphabet, 40)
+		got, want := fold(s), foldEachSegment(s)
+		if got.text != want.text || !slices.Equal(got.spans, want.spans) {
+			t.Fatalf("fold(%q) = %q %v; each segment folded: %q %v", s, got.text, got.spans, want.text, want.spans)
+		}
+	}
+	for _, s := range []string{"", "A", "AB", "a\u0301", "ab\u0301c", "x印y", "Hello, World.", "…ab…", "\u1100\u1161a"} {
+		got, want := fold(s), foldEachSegment(s)
+		if got.text != want.text || !slices.Equal(got.spans, want.spans) {
+			t.Errorf("fold(%q) = %q %v; each segment folded: %q %v", s, got.text, got.spans, want.text, want.spans)
+		}
+	}
+}
