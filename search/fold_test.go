@@ -68,3 +68,22 @@ func TestFoldIsEachSegmentFolded(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldSnippetIsFold(t *testing.T) {
+	alphabet := []rune("aZe. K\u0301\u0308\u0345…ﬁß\u1100\u1161가印\ufdfaΣ\u3000")
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 20000 {
+		s := randomText(rng, alphabet, 12)
+		if rng.IntN(2) == 0 {
+			s = ellipsis + s
+		}
+		if rng.IntN(2) == 0 {
+			s += ellipsis
+		}
+		var w, body foldBuf
+		got, want := w.foldSnippet(s, &body), fold(s)
+		if got.text != want.text || !slices.Equal(got.spans, want.spans) {
+			t.Fatalf("(*foldBuf).foldSnippet(%q) = %q %v; fold: %q %v", s, got.text, got.spans, want.text, want.spans)
+		}
+	}
+}

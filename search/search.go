@@ -14,6 +14,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Result is one matching document.
@@ -153,8 +156,9 @@ type hit struct {
 
 // scan is the search without an index: it reads every document.
 func (f *Folder) scan(dir string, q *Query, from, n int) (hits []hit, total int, skips []string, err error) {
+	var m matcher
 	skips, err = f.eachDoc(dir, func(rel, title, text string) error {
-		if r, ok := match(title, text, q); ok {
+		if r, ok := m.match(title, text, q); ok {
 			hits = append(hits, hit{r, rel})
 		}
 		return nil
@@ -370,7 +374,22 @@ var docRead func(path string)
 // count in the title thrice). The index calls it too, for the documents it
 // shows.
 func match(title, text string, q *Query) (Result, bool) {
-	ft, fb := fold(title), fold(text)
+	var m matcher
+	return m.match(title, text, q)
+}
+
+// matcher matches documents one after another in the same memory: the
+// foldings of the last document's title and text, which no Result keeps.
+type matcher struct {
+	title, text   foldBuf
+	snippet, body foldBuf // a snippet, and the text between its ellipses
+}
+
+// match is match(title, text, q), its foldings in m's memory. The Result
+// shares no memory with text, which may be a record's bytes in an index's
+// mapping.
+func (m *matcher) match(title, text string, q *Query) (Result, bool) {
+	ft, fb := m.title.fold(title), m.text.fold(text)
 	score := 0
 	first := -1
 	has := make([]bool, len(q.needles))
@@ -394,7 +413,7 @@ func match(title, text string, q *Query) (Result, bool) {
 		at = fb.origOffset(first)
 	}
 	r.Snippet = snippet(text, at)
-	r.Highlights = q.highlights(r.Snippet)
+	r.Highlights = q.highlights(m.snippet.foldSnippet(r.Snippet, &m.body), r.Snippet)
 	return r, true
 }
 
@@ -408,21 +427,28 @@ func snippet(text string, at int) string {
 	for hi < len(text) && !utf8.RuneStart(text[hi]) {
 		hi++
 	}
-	s := strings.Join(strings.FieldsFunc(text[lo:hi], unicode.IsSpace), " ")
+	// Built afresh, never a piece of text, which may be in a mapping.
+	var s strings.Builder
+	s.Grow(hi - lo + 2*len(ellipsis))
 	if lo > 0 {
-		s = "…" + s
+		s.WriteString(ellipsis)
+	}
+	sep := ""
+	for w := range strings.FieldsFuncSeq(text[lo:hi], unicode.IsSpace) {
+		s.WriteString(sep)
+		s.WriteString(w)
+		sep = " "
 	}
 	if hi < len(text) {
-		s += "…"
+		s.WriteString(ellipsis)
 	}
-	return s
+	return s.String()
 }
 
 // highlights are the stretches of s where a word the query asks for
-// occurs, found in its folding and mapped back, as code point offsets;
-// overlapping ones are merged.
-func (q *Query) highlights(s string) [][2]int {
-	f := fold(s)
+// occurs, found in f, its folding, and mapped back, as code point
+// offsets; overlapping ones are merged.
+func (q *Query) highlights(f folded, s string) [][2]int {
 	var spans [][2]int // byte offsets in s
 	for _, n := range q.needles {
 		if n.weight == 0 {
@@ -461,6 +487,51 @@ func (q *Query) highlights(s string) [][2]int {
 		out[i] = [2]int{toRunes(out[i][0]), toRunes(out[i][1])}
 	}
 	return out
+}
+
+// ellipsis marks where snippet cut the text; foldedEllipsis is its
+// folding (NFKC makes it three full stops), one segment that maps to its
+// start.
+const (
+	ellipsis       = "…"
+	foldedEllipsis = "..."
+)
+
+// foldSnippet is fold(s) for a snippet, in w's memory (body's holds the
+// text between the ellipses): its ellipses are folded without x/text.
+// NFKC decomposes U+2026, and the first decomposition a process meets
+// makes x/text build its table of compositions (37 KB, about a tenth of a
+// search's page faults), which an ASCII text never needs. Folding is
+// context-free at a normalization boundary, and there is one before an
+// ellipsis and before a character that is a starter and combines with
+// nothing before it (norm.Properties.BoundaryBefore): the folding of s is
+// then the ellipses' and the rest's put side by side, and so is its map.
+// Where the rest begins otherwise (a combining mark right after the cut),
+// s is folded whole.
+func (w *foldBuf) foldSnippet(s string, body *foldBuf) folded {
+	rest, lead := strings.CutPrefix(s, ellipsis)
+	rest, trail := strings.CutSuffix(rest, ellipsis)
+	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !norm.NFKC.PropertiesString(rest).BoundaryBefore() {
+		return w.fold(s)
+	}
+	fr := body.fold(rest)
+	b, spans := w.b[:0], w.spans[:0]
+	shift := 0 // of the rest, in s and in the folding: 3 bytes either way
+	if lead {
+		b = append(b, foldedEllipsis...)
+		spans = append(spans, span{})
+		shift = len(ellipsis)
+	}
+	b = append(b, fr.text...)
+	for _, sp := range fr.spans {
+		spans = append(spans, span{start: sp.start + int32(shift), orig: sp.orig + int32(shift), run: sp.run})
+	}
+	if trail {
+		spans = append(spans, span{start: int32(shift + len(fr.text)), orig: int32(shift + len(rest))})
+		b = append(b, foldedEllipsis...)
+	}
+	w.b, w.spans = b, spans
+	return folded{text: unsafe.String(unsafe.SliceData(b), len(b)), spans: spans}
 }
 
 // Part is a piece of a snippet, marked when a word of the query is in it.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -243,4 +245,54 @@ func TestTopCandsIsTheHeadOfAStableSortByScore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// freshSearchEnv names the folder a test binary run by
+// TestAPageOfResultsAllocatesAboutOneDocument searches, in a process of
+// its own.
+const freshSearchEnv = "CGIGATE_TEST_FRESH_SEARCH"
+
+// TestAPageOfResultsAllocatesAboutOneDocument searches, in a fresh
+// process as a CGI search runs, an index of ASCII documents of 8 KiB,
+// each holding the word once in its middle, and shows ten: each is read,
+// folded and matched again, and its snippet cut, marked with ellipses,
+// and folded for its highlights. What the search allocates must be about
+// one document's worth, not ten: the foldings reuse one memory, the
+// records' text is read in the mapping, and no table x/text builds on
+// first use (its compositions, 37 KB, which folding the ellipses once
+// made) is made for ASCII text.
+func TestAPageOfResultsAllocatesAboutOneDocument(t *testing.T) {
+	const docSize = 8 << 10
+	if dir := os.Getenv(freshSearchEnv); dir != "" {
+		q := queryOf(t, "needle")
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		p, err := (&Folder{Dir: dir}).Search(q, 1, DefaultPageSize)
+		runtime.ReadMemStats(&after)
+		if err != nil || len(p.Results) != DefaultPageSize || len(p.Warnings) != 0 || !strings.HasPrefix(p.Results[0].Snippet, ellipsis) {
+			t.Fatalf("%v: %+v", err, p)
+		}
+		fmt.Printf("allocated %d\n", after.TotalAlloc-before.TotalAlloc)
+		return
+	}
+	words := strings.Repeat("Printing Press and paper ", docSize/2/25)
+	docs := map[string]string{}
+	for i := range 30 {
+		docs[fmt.Sprintf("d%d.txt", i)] = fmt.Sprintf("Document %d\n%s needle %s", i, words, words)
+	}
+	dir := makeIndex(t, docs)
+	built(t, dir)
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), freshSearchEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	var n int
+	if _, serr := fmt.Sscanf(string(out), "allocated %d", &n); err != nil || serr != nil {
+		t.Fatalf("%v, %v: %s", err, serr, out)
+	}
+	// One document folded and its snippet, the manifest, crc32's tables
+	// (9 KiB), the query's work.
+	if most := 2*docSize + 24<<10; n > most {
+		t.Errorf("a page of 10 results of %d bytes each allocated %d bytes; want at most %d", docSize, n, most)
+	}
+	t.Logf("a page of 10 results of %d bytes each allocated %d bytes", docSize, n)
 }
