@@ -3,6 +3,7 @@ package search
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -85,5 +86,58 @@ func TestFoldSnippetIsFold(t *testing.T) {
 		if got.text != want.text || !slices.Equal(got.spans, want.spans) {
 			t.Fatalf("(*foldBuf).foldSnippet(%q) = %q %v; fold: %q %v", s, got.text, got.spans, want.text, want.spans)
 		}
+	}
+}
+
+// partsOfRunes is Result.Parts as it was defined before it cut the
+// snippet's bytes: the snippet as code points, each piece a new string.
+func partsOfRunes(r Result) []Part {
+	var parts []Part
+	rs := []rune(r.Snippet)
+	at := 0
+	for _, h := range r.Highlights {
+		if h[0] < at || h[1] > len(rs) || h[0] >= h[1] {
+			continue
+		}
+		if h[0] > at {
+			parts = append(parts, Part{Text: string(rs[at:h[0]])})
+		}
+		parts = append(parts, Part{Text: string(rs[h[0]:h[1]]), Mark: true})
+		at = h[1]
+	}
+	if at < len(rs) {
+		parts = append(parts, Part{Text: string(rs[at:])})
+	}
+	return parts
+}
+
+func TestPartsAreTheSnippetsCodePointsCut(t *testing.T) {
+	alphabet := []rune("ab 印ßé\u0301\U0001F600\ufffd")
+	rng := rand.New(rand.NewPCG(10, 10))
+	for range 20000 {
+		s := randomText(rng, alphabet, 12)
+		if rng.IntN(4) == 0 { // bytes that are no code point, as a crafted index may hold
+			b := []byte(s)
+			b = slices.Insert(b, rng.IntN(len(b)+1), []byte{0xff, 0xe5, 0x8d}[:1+rng.IntN(3)]...)
+			s = string(b)
+		}
+		r := Result{Snippet: s}
+		for range rng.IntN(4) {
+			a := rng.IntN(14) - 1
+			r.Highlights = append(r.Highlights, [2]int{a, a + rng.IntN(5) - 1})
+		}
+		if got, want := r.Parts(), partsOfRunes(r); !slices.Equal(got, want) {
+			t.Fatalf("Parts of %q %v = %+v; the code points cut: %+v", s, r.Highlights, got, want)
+		}
+	}
+}
+
+func TestPartsAllocateOneSlice(t *testing.T) {
+	r, ok := match("", "The printing press printed the prints of a printer. "+strings.Repeat("And more text. ", 20), queryOf(t, "print"))
+	if !ok || len(r.Highlights) != 4 {
+		t.Fatalf("%v %+v", ok, r)
+	}
+	if n := testing.AllocsPerRun(100, func() { r.Parts() }); n != 1 {
+		t.Errorf("Parts of %d highlights allocates %v times; want 1", len(r.Highlights), n)
 	}
 }

@@ -541,23 +541,38 @@ type Part struct {
 }
 
 // Parts cuts the snippet at its highlights, for a rendering that marks
-// them (HTML's <mark>).
+// them (HTML's <mark>). The parts are pieces of the snippet, not copies.
 func (r Result) Parts() []Part {
-	var parts []Part
-	rs := []rune(r.Snippet)
-	at := 0
+	s := r.Snippet
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each byte that is no code point a U+FFFD, as counted
+	}
+	n := utf8.RuneCountInString(s)
+	// Code points to byte offsets, walking s once: the highlights kept
+	// are in order.
+	pos, runes := 0, 0
+	byteAt := func(cp int) int {
+		for ; runes < cp; runes++ {
+			_, size := utf8.DecodeRuneInString(s[pos:])
+			pos += size
+		}
+		return pos
+	}
+	parts := make([]Part, 0, 2*len(r.Highlights)+1)
+	at, atByte := 0, 0
 	for _, h := range r.Highlights {
-		if h[0] < at || h[1] > len(rs) || h[0] >= h[1] {
+		if h[0] < at || h[1] > n || h[0] >= h[1] {
 			continue // not Result's own: ignored rather than cut wrong
 		}
-		if h[0] > at {
-			parts = append(parts, Part{Text: string(rs[at:h[0]])})
+		lo, hi := byteAt(h[0]), byteAt(h[1])
+		if lo > atByte {
+			parts = append(parts, Part{Text: s[atByte:lo]})
 		}
-		parts = append(parts, Part{Text: string(rs[h[0]:h[1]]), Mark: true})
-		at = h[1]
+		parts = append(parts, Part{Text: s[lo:hi], Mark: true})
+		at, atByte = h[1], hi
 	}
-	if at < len(rs) {
-		parts = append(parts, Part{Text: string(rs[at:])})
+	if at < n {
+		parts = append(parts, Part{Text: s[atByte:]})
 	}
 	return parts
 }
