@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/transform"
@@ -42,11 +43,15 @@ var folder = cases.Fold() // stateless (x/text's caseFolder): safe to share
 // query's words, the scanned documents and the index all go through it.
 //
 // The result is cases.Fold of norm.NFKC of s (folding is context-free, so
-// it folds segment by segment as well as whole). An ASCII byte that
-// norm.Iter gives as a segment of its own is its own NFKC form and folds
-// to its lower case (CaseFolding.txt folds no other ASCII), so runs of
-// them are copied without x/text: most text is such runs, and this is
-// most of the cost of a search.
+// it folds segment by segment as well as whole). An ASCII byte followed
+// by another (or ending s) is a segment of its own: norm.Iter cuts before
+// every ASCII byte, which no character combines with, and such a byte is
+// its own NFKC form and folds to its lower case (CaseFolding.txt folds no
+// other ASCII). Runs of them are so copied without x/text, and only the
+// stretches between them go through norm.Iter, each started afresh at an
+// ASCII byte, where norm.Iter would cut anyway: most text is such runs,
+// and the Iter's work for each of their bytes was most of the cost of a
+// search.
 //
 // The map has at most one span per rune of s, whatever the folding makes
 // of it: norm.Iter gives a character that decomposes into several
@@ -55,8 +60,28 @@ var folder = cases.Fold() // stateless (x/text's caseFolder): safe to share
 // joins the run before it. Its memory is so bounded by len(s) (12 bytes
 // a span, a rune at least 2 bytes when not in a run).
 func fold(s string) folded {
-	var f folded
-	b := make([]byte, 0, len(s)+len(s)/8)
+	var w foldBuf
+	return w.fold(s)
+}
+
+// foldBuf is the memory of a folding, reused by the next: a search folds
+// each document it shows (each it reads, without an index) only to count
+// and find the query's words in it, and a process that allocates each
+// afresh faults in fresh pages for every one.
+type foldBuf struct {
+	b     []byte
+	spans []span
+	it    *norm.Iter // made for the first text that is not all ASCII: 2 KB, escaping to the heap
+}
+
+// fold is fold(s) in w's memory: its text and map are w's, valid until
+// w folds again; a caller keeps neither.
+func (w *foldBuf) fold(s string) folded {
+	f := folded{spans: w.spans[:0]}
+	b := w.b[:0]
+	if cap(b) < len(s) {
+		b = make([]byte, 0, len(s)+len(s)/8)
+	}
 	// mark records that the folded text from start came from pos, unless
 	// the last span already maps it.
 	mark := func(start, pos int, run bool) {
@@ -68,32 +93,70 @@ func fold(s string) folded {
 		}
 		f.spans = append(f.spans, span{start: int32(start), orig: int32(pos), run: run})
 	}
-	var it norm.Iter
-	it.InitString(norm.NFKC, s)
-	for !it.Done() {
-		pos, start := it.Pos(), len(b)
-		seg := it.Next()
-		if len(seg) == 1 && seg[0] < utf8.RuneSelf && it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
-			c := seg[0]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+	for at := 0; at < len(s); {
+		if end := asciiRun(s, at); end > at {
+			mark(len(b), at, true)
+			for _, c := range []byte(s[at:end]) {
+				b = append(b, lowerASCII(c))
 			}
-			b = append(b, c)
-			mark(start, pos, true)
+			at = end
 			continue
 		}
-		if need := 4*len(seg) + utf8.UTFMax; cap(b)-len(b) < need {
-			// Out of room: size b for the rest of s folding as it has so
-			// far (U+FDFA makes 11 times as much), one allocation for a
-			// uniform text rather than one per doubling.
-			b = grow(b, max(need, len(b)*(len(s)-pos)/max(pos, 1)))
+		// Up to the next run, through norm.Iter: it starts at a
+		// boundary (s's start, or an ASCII byte) and ends at one.
+		end := at + 1
+		for end < len(s) && asciiRun(s, end) == end {
+			end++
 		}
-		b = appendFolded(b, seg)
-		_, size := utf8.DecodeRuneInString(s[pos:])
-		mark(start, pos, it.Pos() == pos+size && len(b)-start == size && utf8.RuneCount(b[start:]) == 1)
+		if w.it == nil {
+			w.it = new(norm.Iter)
+		}
+		it := w.it
+		it.InitString(norm.NFKC, s[at:end])
+		for !it.Done() {
+			pos, start := at+it.Pos(), len(b)
+			seg := it.Next()
+			if len(seg) == 1 && seg[0] < utf8.RuneSelf && at+it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
+				b = append(b, lowerASCII(seg[0]))
+				mark(start, pos, true)
+				continue
+			}
+			if need := 4*len(seg) + utf8.UTFMax; cap(b)-len(b) < need {
+				// Out of room: size b for the rest of s folding as it has so
+				// far (U+FDFA makes 11 times as much), one allocation for a
+				// uniform text rather than one per doubling.
+				b = grow(b, max(need, len(b)*(len(s)-pos)/max(pos, 1)))
+			}
+			b = appendFolded(b, seg)
+			_, size := utf8.DecodeRuneInString(s[pos:])
+			mark(start, pos, at+it.Pos() == pos+size && len(b)-start == size && utf8.RuneCount(b[start:]) == 1)
+		}
+		at = end
 	}
-	f.text = string(b)
+	// The text shares b rather than copy it: b is not written until the
+	// next folding in w, when the caller is done with this one.
+	f.text = unsafe.String(unsafe.SliceData(b), len(b))
+	w.b, w.spans = b, f.spans
 	return f
+}
+
+// asciiRun is the end of the run of ASCII bytes of s from at, each
+// followed by another ASCII byte or by the end of s (its last is not: it
+// may start a segment with what follows); at when there is none.
+func asciiRun(s string, at int) int {
+	end := at
+	for end < len(s) && s[end] < utf8.RuneSelf && (end+1 == len(s) || s[end+1] < utf8.RuneSelf) {
+		end++
+	}
+	return end
+}
+
+// lowerASCII is the folding of an ASCII byte that is a segment of its own.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // appendFolded appends seg case folded to b, without a string per segment.

@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
-
-	"github.com/cgigate/cgigate/internal/lazy"
 )
 
 // The search index: a manifest, DIR/.cgigate-index, names the live
@@ -143,14 +140,6 @@ const (
 
 // mainKey is the key of the main segment's document d.
 func mainKey(d int) uint64 { return uint64(d+1) << 32 }
-
-// castagnoli is made on first use: a CGI process that answers a form and
-// never opens the index should not pay for the table at start-up.
-var castagnoli = lazy.Value[*crc32.Table]{New: func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }}
-
-func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli.Get()) }
-
-func crc32Update(crc uint32, b []byte) uint32 { return crc32.Update(crc, castagnoli.Get(), b) }
 
 // isTermSep separates terms, in the index and in a keyword.
 func isTermSep(r rune) bool { return unicode.IsSpace(r) }

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"unsafe"
 )
 
 // index is an open segment file (see index.go for the layout).
@@ -799,7 +800,10 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 			dead[k] = true
 		}
 	}
-	var results []hit
+	var (
+		results []hit
+		m       matcher
+	)
 	for i := 0; i < min(from+n, total); i++ {
 		best := -1
 		for s, l := range lists {
@@ -823,7 +827,7 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 		ix := segs[best]
 		rel, title, text, err := ix.record(d)
 		if err == nil {
-			res, ok := match(title, text, q)
+			res, ok := m.match(title, text, q)
 			if !ok || int(res.Score) != score {
 				err = corrupt("document %d (%s) does not match its postings", d, rel)
 			}
@@ -836,7 +840,10 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 	return results, total, nil
 }
 
-// record reads document d's record: its path, title and text.
+// record reads document d's record: its path and title, copied, and its
+// text in the mapping, not copied (a search folds it, and cuts a snippet
+// from it, and keeps nothing of it): the caller must not keep it past
+// close.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
 	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], nil)
@@ -844,7 +851,7 @@ func (ix *index) record(d int) (rel, title, text string, err error) {
 		return "", "", "", err
 	}
 	r := reader{b: rec}
-	rel, title, text = r.string(), r.string(), r.string()
+	rel, title, text = r.string(), r.string(), r.view()
 	if r.err != nil || len(r.b) != 0 || !docPathValid(rel) {
 		return "", "", "", corrupt("document %d", d)
 	}
@@ -872,17 +879,28 @@ func (r *reader) uvarint() uint64 {
 }
 
 func (r *reader) string() string {
+	return string(r.bytes())
+}
+
+// view is the next string in r's bytes, not copied: it lives as long as
+// they do, and unchanged only as long as they are.
+func (r *reader) view() string {
+	b := r.bytes()
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+func (r *reader) bytes() []byte {
 	n := r.uvarint()
 	if r.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(r.b)) {
 		r.err = errCorruptIndex
-		return ""
+		return nil
 	}
-	s := string(r.b[:n])
+	b := r.b[:n]
 	r.b = r.b[n:]
-	return s
+	return b
 }
 
 // topCands is the k best of cands (in document order), best first: by

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Result is one matching document.
@@ -153,8 +156,9 @@ type hit struct {
 
 // scan is the search without an index: it reads every document.
 func (f *Folder) scan(dir string, q *Query, from, n int) (hits []hit, total int, skips []string, err error) {
+	var m matcher
 	skips, err = f.eachDoc(dir, func(rel, title, text string) error {
-		if r, ok := match(title, text, q); ok {
+		if r, ok := m.match(title, text, q); ok {
 			hits = append(hits, hit{r, rel})
 		}
 		return nil
@@ -370,7 +374,22 @@ var docRead func(path string)
 // count in the title thrice). The index calls it too, for the documents it
 // shows.
 func match(title, text string, q *Query) (Result, bool) {
-	ft, fb := fold(title), fold(text)
+	var m matcher
+	return m.match(title, text, q)
+}
+
+// matcher matches documents one after another in the same memory: the
+// foldings of the last document's title and text, which no Result keeps.
+type matcher struct {
+	title, text   foldBuf
+	snippet, body foldBuf // a snippet, and the text between its ellipses
+}
+
+// match is match(title, text, q), its foldings in m's memory. The Result
+// shares no memory with text, which may be a record's bytes in an index's
+// mapping.
+func (m *matcher) match(title, text string, q *Query) (Result, bool) {
+	ft, fb := m.title.fold(title), m.text.fold(text)
 	score := 0
 	first := -1
 	has := make([]bool, len(q.needles))
@@ -394,7 +413,7 @@ func match(title, text string, q *Query) (Result, bool) {
 		at = fb.origOffset(first)
 	}
 	r.Snippet = snippet(text, at)
-	r.Highlights = q.highlights(r.Snippet)
+	r.Highlights = q.highlights(m.snippet.foldSnippet(r.Snippet, &m.body), r.Snippet)
 	return r, true
 }
 
@@ -408,21 +427,28 @@ func snippet(text string, at int) string {
 	for hi < len(text) && !utf8.RuneStart(text[hi]) {
 		hi++
 	}
-	s := strings.Join(strings.FieldsFunc(text[lo:hi], unicode.IsSpace), " ")
+	// Built afresh, never a piece of text, which may be in a mapping.
+	var s strings.Builder
+	s.Grow(hi - lo + 2*len(ellipsis))
 	if lo > 0 {
-		s = "…" + s
+		s.WriteString(ellipsis)
+	}
+	sep := ""
+	for w := range strings.FieldsFuncSeq(text[lo:hi], unicode.IsSpace) {
+		s.WriteString(sep)
+		s.WriteString(w)
+		sep = " "
 	}
 	if hi < len(text) {
-		s += "…"
+		s.WriteString(ellipsis)
 	}
-	return s
+	return s.String()
 }
 
 // highlights are the stretches of s where a word the query asks for
-// occurs, found in its folding and mapped back, as code point offsets;
-// overlapping ones are merged.
-func (q *Query) highlights(s string) [][2]int {
-	f := fold(s)
+// occurs, found in f, its folding, and mapped back, as code point
+// offsets; overlapping ones are merged.
+func (q *Query) highlights(f folded, s string) [][2]int {
 	var spans [][2]int // byte offsets in s
 	for _, n := range q.needles {
 		if n.weight == 0 {
@@ -463,6 +489,51 @@ func (q *Query) highlights(s string) [][2]int {
 	return out
 }
 
+// ellipsis marks where snippet cut the text; foldedEllipsis is its
+// folding (NFKC makes it three full stops), one segment that maps to its
+// start.
+const (
+	ellipsis       = "…"
+	foldedEllipsis = "..."
+)
+
+// foldSnippet is fold(s) for a snippet, in w's memory (body's holds the
+// text between the ellipses): its ellipses are folded without x/text.
+// NFKC decomposes U+2026, and the first decomposition a process meets
+// makes x/text build its table of compositions (37 KB, about a tenth of a
+// search's page faults), which an ASCII text never needs. Folding is
+// context-free at a normalization boundary, and there is one before an
+// ellipsis and before a character that is a starter and combines with
+// nothing before it (norm.Properties.BoundaryBefore): the folding of s is
+// then the ellipses' and the rest's put side by side, and so is its map.
+// Where the rest begins otherwise (a combining mark right after the cut),
+// s is folded whole.
+func (w *foldBuf) foldSnippet(s string, body *foldBuf) folded {
+	rest, lead := strings.CutPrefix(s, ellipsis)
+	rest, trail := strings.CutSuffix(rest, ellipsis)
+	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !norm.NFKC.PropertiesString(rest).BoundaryBefore() {
+		return w.fold(s)
+	}
+	fr := body.fold(rest)
+	b, spans := w.b[:0], w.spans[:0]
+	shift := 0 // of the rest, in s and in the folding: 3 bytes either way
+	if lead {
+		b = append(b, foldedEllipsis...)
+		spans = append(spans, span{})
+		shift = len(ellipsis)
+	}
+	b = append(b, fr.text...)
+	for _, sp := range fr.spans {
+		spans = append(spans, span{start: sp.start + int32(shift), orig: sp.orig + int32(shift), run: sp.run})
+	}
+	if trail {
+		spans = append(spans, span{start: int32(shift + len(fr.text)), orig: int32(shift + len(rest))})
+		b = append(b, foldedEllipsis...)
+	}
+	w.b, w.spans = b, spans
+	return folded{text: unsafe.String(unsafe.SliceData(b), len(b)), spans: spans}
+}
+
 // Part is a piece of a snippet, marked when a word of the query is in it.
 type Part struct {
 	Text string
@@ -470,23 +541,38 @@ type Part struct {
 }
 
 // Parts cuts the snippet at its highlights, for a rendering that marks
-// them (HTML's <mark>).
+// them (HTML's <mark>). The parts are pieces of the snippet, not copies.
 func (r Result) Parts() []Part {
-	var parts []Part
-	rs := []rune(r.Snippet)
-	at := 0
+	s := r.Snippet
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each byte that is no code point a U+FFFD, as counted
+	}
+	n := utf8.RuneCountInString(s)
+	// Code points to byte offsets, walking s once: the highlights kept
+	// are in order.
+	pos, runes := 0, 0
+	byteAt := func(cp int) int {
+		for ; runes < cp; runes++ {
+			_, size := utf8.DecodeRuneInString(s[pos:])
+			pos += size
+		}
+		return pos
+	}
+	parts := make([]Part, 0, 2*len(r.Highlights)+1)
+	at, atByte := 0, 0
 	for _, h := range r.Highlights {
-		if h[0] < at || h[1] > len(rs) || h[0] >= h[1] {
+		if h[0] < at || h[1] > n || h[0] >= h[1] {
 			continue // not Result's own: ignored rather than cut wrong
 		}
-		if h[0] > at {
-			parts = append(parts, Part{Text: string(rs[at:h[0]])})
+		lo, hi := byteAt(h[0]), byteAt(h[1])
+		if lo > atByte {
+			parts = append(parts, Part{Text: s[atByte:lo]})
 		}
-		parts = append(parts, Part{Text: string(rs[h[0]:h[1]]), Mark: true})
-		at = h[1]
+		parts = append(parts, Part{Text: s[lo:hi], Mark: true})
+		at, atByte = h[1], hi
 	}
-	if at < len(rs) {
-		parts = append(parts, Part{Text: string(rs[at:])})
+	if at < n {
+		parts = append(parts, Part{Text: s[atByte:]})
 	}
 	return parts
 }

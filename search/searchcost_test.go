@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -351,4 +353,112 @@ func pairsOR(ws []string) []string {
 		q = append(q, w)
 	}
 	return q
+}
+
+// freshSearchEnv names the folder a test binary run by freshSearch
+// searches, in a process of its own.
+const freshSearchEnv = "CGIGATE_TEST_FRESH_SEARCH"
+
+// freshSearch searches the index of dir for "needle", a page of ten, in
+// a fresh process, as a CGI search runs, and says what the search
+// allocated and whether it made crc32's Castagnoli tables.
+func freshSearch(t *testing.T, dir string) (allocated int, crcTables bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFreshSearch$", "-test.count=1")
+	cmd.Env = append(os.Environ(), freshSearchEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if _, serr := fmt.Sscanf(string(out), "allocated %d, crc32 tables %t", &allocated, &crcTables); err != nil || serr != nil {
+		t.Fatalf("%v, %v: %s", err, serr, out)
+	}
+	return allocated, crcTables
+}
+
+// TestFreshSearch is the search freshSearch runs; without its folder, it
+// does nothing.
+func TestFreshSearch(t *testing.T) {
+	dir := os.Getenv(freshSearchEnv)
+	if dir == "" {
+		t.Skip("run by freshSearch")
+	}
+	q := queryOf(t, "needle")
+	made := false
+	defer func(f func() *crc32.Table) { castagnoli.New = f }(castagnoli.New)
+	castagnoli.New = func() *crc32.Table {
+		made = true
+		return crc32.MakeTable(crc32.Castagnoli)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p, err := (&Folder{Dir: dir}).Search(q, 1, DefaultPageSize)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(p.Results) != DefaultPageSize || len(p.Warnings) != 0 || !strings.HasPrefix(p.Results[0].Snippet, ellipsis) {
+		t.Fatalf("%v: %+v", err, p)
+	}
+	fmt.Printf("allocated %d, crc32 tables %t\n", after.TotalAlloc-before.TotalAlloc, made)
+}
+
+// docsWithANeedle is an index of 30 ASCII documents of about size bytes,
+// each holding "needle" once, in its middle.
+func docsWithANeedle(t *testing.T, size int) string {
+	words := strings.Repeat("Printing Press and paper ", size/2/25)
+	docs := map[string]string{}
+	for i := range 30 {
+		docs[fmt.Sprintf("d%d.txt", i)] = fmt.Sprintf("Document %d\n%s needle %s", i, words, words)
+	}
+	dir := makeIndex(t, docs)
+	built(t, dir)
+	return dir
+}
+
+// TestAPageOfResultsAllocatesAboutOneDocument shows ten documents of 8
+// KiB: each is read, folded and matched again, and its snippet cut,
+// marked with ellipses, and folded for its highlights. What the search
+// allocates must be about one document's worth, not ten: the foldings
+// reuse one memory, the records' text is read in the mapping, and no
+// table x/text builds on first use (its compositions, 37 KB, which
+// folding the ellipses once made) is made for ASCII text.
+func TestAPageOfResultsAllocatesAboutOneDocument(t *testing.T) {
+	const docSize = 8 << 10
+	n, _ := freshSearch(t, docsWithANeedle(t, docSize))
+	// One document folded and its snippet, the manifest, crc32's tables
+	// (9 KiB: the records alone are 80 KiB to check), the query's work.
+	if most := 2*docSize + 24<<10; n > most {
+		t.Errorf("a page of 10 results of %d bytes each allocated %d bytes; want at most %d", docSize, n, most)
+	}
+	t.Logf("a page of 10 results of %d bytes each allocated %d bytes", docSize, n)
+}
+
+// TestASmallSearchChecksWithoutCRC32sTables: a search that checks less
+// than cheapBytes (ten records of 1 KiB, their posting list, the
+// manifest and header) makes none of the tables of crc32's Castagnoli
+// code; one that checks more does (TestAPageOfResultsAllocatesAboutOneDocument's).
+func TestASmallSearchChecksWithoutCRC32sTables(t *testing.T) {
+	for _, tc := range []struct {
+		size int
+		want bool
+	}{{1 << 10, false}, {16 << 10, true}} {
+		if _, made := freshSearch(t, docsWithANeedle(t, tc.size)); made != tc.want {
+			t.Errorf("a page of 10 results of %d bytes each: crc32's tables made %v; want %v", tc.size, made, tc.want)
+		}
+	}
+}
+
+func TestChecksumsAreCRC32C(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{0, 1, 7, 100, 4000, cheapBytes, 3 * cheapBytes} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		want := crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli))
+		if got := checksum(b); got != want {
+			t.Errorf("checksum of %d bytes %08x; want %08x", n, got, want)
+		}
+		if got := crc32Update(checksum(b[:n/3]), b[n/3:]); got != want {
+			t.Errorf("checksum of %d bytes in two parts %08x; want %08x", n, got, want)
+		}
+		if got := crc32.Checksum(b, castagnoliBytewise.Get()); got != want {
+			t.Errorf("the byte-at-a-time loop's checksum of %d bytes %08x; want %08x", n, got, want)
+		}
+	}
 }
