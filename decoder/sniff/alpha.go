@@ -284,11 +284,13 @@ func (sp *splitter) next(fixed *float64) (w span, ok bool) {
 				break
 			}
 			high |= f
-			if f&fCased != 0 {
-				st := &caseSteps[state][f&fUpper/fUpper]
-				bits += st.cost
-				state = st.next
-			}
+			// Every letter takes a step, a letter without case one that
+			// adds 0 and stays: whether a letter has case follows no
+			// pattern the processor can learn in a value read in the
+			// wrong charset.
+			st := &caseSteps[state][caseColumn(f)]
+			bits += st.cost
+			state = st.next
 		}
 		if high&fHigh != 0 {
 			*fixed += bits
@@ -306,11 +308,9 @@ func (sp *splitter) next(fixed *float64) (w span, ok bool) {
 func (sp *splitter) caseCost(i, j int) (bits float64) {
 	state := uint8(caseFirst)
 	for ; i < j; i++ {
-		if f := sp.at(i).flags; f&fCased != 0 {
-			st := &caseSteps[state][f&fUpper/fUpper]
-			bits += st.cost
-			state = st.next
-		}
+		st := &caseSteps[state][caseColumn(sp.at(i).flags)]
+		bits += st.cost
+		state = st.next
 	}
 	return bits
 }
@@ -325,17 +325,23 @@ const (
 	caseUppers           // capitals alone, two or more
 )
 
-// caseSteps[state][upper] is the cost in bits of a small letter (upper 0)
-// or a capital (1) in state, and the state after it.
-var caseSteps = [4][2]struct {
+// caseSteps[state][caseColumn(flags)] is the cost in bits of a letter in
+// state, and the state after it: for a small letter or a capital, the case
+// model's; for a letter without case, 0 and the same state (adding 0 to a
+// cost, never -0, leaves it as it is).
+var caseSteps = [4][4]struct {
 	cost float64
 	next uint8
 }{
-	caseFirst:     {{0.4, caseLowerSeen}, {2, caseOneUpper}},
-	caseLowerSeen: {{0.03, caseLowerSeen}, {9, caseLowerSeen}},
-	caseOneUpper:  {{0.2, caseLowerSeen}, {2.5, caseUppers}},
-	caseUppers:    {{5, caseLowerSeen}, {0.15, caseUppers}},
+	caseFirst:     {{0, caseFirst}, {0, caseFirst}, {0.4, caseLowerSeen}, {2, caseOneUpper}},
+	caseLowerSeen: {{0, caseLowerSeen}, {0, caseLowerSeen}, {0.03, caseLowerSeen}, {9, caseLowerSeen}},
+	caseOneUpper:  {{0, caseOneUpper}, {0, caseOneUpper}, {0.2, caseLowerSeen}, {2.5, caseUppers}},
+	caseUppers:    {{0, caseUppers}, {0, caseUppers}, {5, caseLowerSeen}, {0.15, caseUppers}},
 }
+
+// caseColumn is a glyph's column in caseSteps: 2 for a small letter, 3 for
+// a capital, 0 or 1 for a letter without case (fUpper alone is not set).
+func caseColumn(flags uint8) uint8 { return flags & (fUpper | fCased) / fUpper }
 
 // wordHalves is the letter-pair cost in half-bits of a word whose letters
 // have the symbols syms, a word boundary on either side; a letter outside

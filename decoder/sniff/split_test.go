@@ -396,6 +396,45 @@ func TestSplitterPricesCaseAsCaseCost(t *testing.T) {
 	}
 }
 
+// A letter without case takes a step of the case model too, so that the
+// splitter needs no branch on it: the step adds nothing and keeps the
+// state, and a word's cost is, to the last bit, the sum over its cased
+// letters alone.
+func TestUncasedLettersTakeAStepThatChangesNothing(t *testing.T) {
+	for state := range caseSteps {
+		for _, col := range []uint8{caseColumn(glyphOf('日').flags), caseColumn(glyphOf('1').flags)} {
+			if st := caseSteps[state][col]; math.Float64bits(st.cost) != 0 || int(st.next) != state {
+				t.Errorf("state %d, column %d: step %+v, want cost +0 and the same state", state, col, st)
+			}
+		}
+	}
+	letters := []rune{'a', 'B', 'é', 'É', 'ß', '日', 'ǅ', 'ا'}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 20000 {
+		var gs []glyph
+		for k := 1 + rng.IntN(12); k > 0; k-- {
+			gs = append(gs, glyphOf(letters[rng.IntN(len(letters))]))
+		}
+		want, state := 0.0, uint8(caseFirst)
+		for _, g := range gs {
+			if g.flags&fCased == 0 {
+				continue
+			}
+			upper := uint8(2)
+			if g.flags&fUpper != 0 {
+				upper = 3
+			}
+			st := caseSteps[state][upper]
+			want += st.cost
+			state = st.next
+		}
+		sp := splitter{gs: gs}
+		if got := sp.caseCost(0, len(gs)); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%v: caseCost %v, want %v over the cased letters alone", gs, got, want)
+		}
+	}
+}
+
 // A lane prices a word of its candidate's bytes as its language prices
 // the word's symbols, foreign letters (symbol 0) included, which the lane
 // picks without a branch.
