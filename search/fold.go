@@ -111,9 +111,13 @@ func (w *foldBuf) fold(s string) folded {
 		if w.it == nil {
 			w.it = new(norm.Iter)
 		}
+		// The Iter is given the rest of s, not s[at:end]: at the end of
+		// its input it cuts a truncated UTF-8 sequence byte by byte,
+		// before an ASCII byte as one segment, and the map must be the
+		// same whatever follows the stretch.
 		it := w.it
-		it.InitString(norm.NFKC, s[at:end])
-		for !it.Done() {
+		it.InitString(norm.NFKC, s[at:])
+		for !it.Done() && at+it.Pos() < end {
 			pos, start := at+it.Pos(), len(b)
 			seg := it.Next()
 			if len(seg) == 1 && seg[0] < utf8.RuneSelf && at+it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
@@ -131,7 +135,7 @@ func (w *foldBuf) fold(s string) folded {
 			_, size := utf8.DecodeRuneInString(s[pos:])
 			mark(start, pos, at+it.Pos() == pos+size && len(b)-start == size && utf8.RuneCount(b[start:]) == 1)
 		}
-		at = end
+		at = max(end, at+it.Pos())
 	}
 	// The text shares b rather than copy it: b is not written until the
 	// next folding in w, when the caller is done with this one.
