@@ -107,6 +107,23 @@ func TestFoldSnippetIsFold(t *testing.T) {
 	}
 }
 
+func TestFoldSnippetIsFoldWhateverFollowsTheEllipsis(t *testing.T) {
+	// Every character of the BMP right after the cut, the Hangul
+	// compatibility jamo among them (ㅡ decomposes to a vowel that
+	// composes with what precedes it).
+	var w, body foldBuf
+	for r := rune(0x80); r <= 0xffff; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := ellipsis + string(r) + "a" + ellipsis
+		got, want := w.foldSnippet(s, &body), fold(s)
+		if got.text != want.text || !slices.Equal(got.spans, want.spans) {
+			t.Errorf("(*foldBuf).foldSnippet(%q) = %q %v; fold: %q %v", s, got.text, got.spans, want.text, want.spans)
+		}
+	}
+}
+
 // partsOfRunes is Result.Parts as it was defined before it cut the
 // snippet's bytes: the snippet as code points, each piece a new string.
 func partsOfRunes(r Result) []Part {
