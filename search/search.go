@@ -507,11 +507,13 @@ const (
 // nothing before it (norm.Properties.BoundaryBefore): the folding of s is
 // then the ellipses' and the rest's put side by side, and so is its map.
 // Where the rest begins otherwise (a combining mark right after the cut),
-// s is folded whole.
+// s is folded whole; so it is when the rest is not UTF-8 (a crafted
+// index's record), whose stray bytes norm.Iter cuts one way at the end of
+// its input and another before an ellipsis.
 func (w *foldBuf) foldSnippet(s string, body *foldBuf) folded {
 	rest, lead := strings.CutPrefix(s, ellipsis)
 	rest, trail := strings.CutSuffix(rest, ellipsis)
-	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !boundaryBefore(rest) {
+	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !boundaryBefore(rest) || !utf8.ValidString(rest) {
 		return w.fold(s)
 	}
 	fr := body.fold(rest)
