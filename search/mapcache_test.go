@@ -1,9 +1,12 @@
 package search
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -98,5 +101,66 @@ func TestSearchesKeepTheSegmentsMappedUntilAnUpdateReplacesThem(t *testing.T) {
 	search(4) // the scan answers
 	if names, _, undone := mapped(dir); len(names) != 0 || undone-undone0 != 1 {
 		t.Errorf("after the manifest is removed: kept %q, %d unmapped; want none kept and 1 unmapped", names, undone-undone0)
+	}
+}
+
+func TestAPageOutlivesTheMappingItWasReadFrom(t *testing.T) {
+	// A record's text is read in the mapping, and the mapping is unmapped
+	// once no search uses it: nothing of a Page may be a piece of it.
+	dir := t.TempDir()
+	long := strings.Repeat("Ａｂｃ wörd é\u0301 ", 40)
+	for i, s := range []string{"Printing Präss\n" + long + " printing " + long, "Titel printing\nprinting offset", "x\nprinting"} {
+		writeDoc(t, dir, "d"+string(rune('0'+i))+".txt", s, 0)
+	}
+	f := &Folder{Dir: dir}
+	if _, err := f.Build(); err != nil {
+		t.Fatal(err)
+	}
+	pages := make([]*Page, 4) // searched at once, from the same mapping
+	var wg sync.WaitGroup
+	for i := range pages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := f.Search(queryOf(t, "printing"), 1, 10)
+			if err != nil || len(p.Warnings) > 0 || p.Total != 3 {
+				t.Errorf("search: %v %+v", err, p)
+				return
+			}
+			pages[i] = p
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	text := func(p *Page) string {
+		var b strings.Builder
+		for _, r := range p.Results {
+			fmt.Fprintf(&b, "%s|%s|%s|", r.Title, r.URL, r.Snippet)
+			for _, pt := range r.Parts() {
+				b.WriteString(pt.Text)
+			}
+		}
+		return b.String()
+	}
+	before := text(pages[0])
+	_, _, undone0 := mapped(dir)
+	if err := os.Remove(filepath.Join(dir, IndexName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Search(queryOf(t, "printing"), 1, 10); err != nil { // the scan answers, and drops the mapping
+		t.Fatal(err)
+	}
+	if _, _, undone := mapped(dir); undone-undone0 != 1 {
+		t.Fatalf("%d mappings unmapped; want 1", undone-undone0)
+	}
+	for i, p := range pages { // a piece of the mapping faults here
+		if got := text(p); got != before {
+			t.Errorf("page %d after the unmapping: %q; before: %q", i, got, before)
+		}
+	}
+	if !strings.Contains(before, "Präss") || !strings.Contains(before, "wörd") {
+		t.Errorf("the page %q lacks the documents' title and text", before)
 	}
 }
