@@ -462,3 +462,33 @@ func TestChecksumsAreCRC32C(t *testing.T) {
 		}
 	}
 }
+
+func TestChecksumsInPiecesAcrossTheSwitchAreCRC32C(t *testing.T) {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	rng := rand.New(rand.NewPCG(10, 10))
+	b := make([]byte, 3*cheapBytes)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	for n := range 301 {
+		if got, want := crc32.Checksum(b[:n], castagnoliBytewise.Get()), crc32.Checksum(b[:n], tab); got != want {
+			t.Errorf("the byte-at-a-time loop's checksum of %d bytes %08x; want %08x", n, got, want)
+		}
+	}
+	// Pieces of every size up to 40 KiB, from every point of the process's
+	// cheap bytes on: some by one table, some by the other, one switching.
+	defer checkedCheap.Store(checkedCheap.Load())
+	want := crc32.Checksum(b, tab)
+	for range 50 {
+		checkedCheap.Store(int64(rng.IntN(cheapBytes + 1)))
+		crc := checksum(nil)
+		for at := 0; at < len(b); {
+			n := min(len(b)-at, rng.IntN(40<<10))
+			crc = crc32Update(crc, b[at:at+n])
+			at += n
+		}
+		if crc != want {
+			t.Fatalf("checksum of %d bytes in pieces %08x; want %08x", len(b), crc, want)
+		}
+	}
+}
