@@ -514,18 +514,18 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	// An all-CJK word that is no phrase's is counted from its bigrams'
 	// lists (bigram.go), not from the terms holding it; a phrase's words
 	// keep the terms, whose positions put its stretches back.
-	bigramKeys := func(j int) []uint64 {
-		if phraseWords[j/64]&(1<<(j%64)) != 0 {
-			return nil
+	bigramKeys := make([][]uint64, len(needles))
+	for j, n := range needles {
+		if phraseWords[j/64]&(1<<(j%64)) == 0 {
+			bigramKeys[j] = wordBigrams(n.word)
 		}
-		return wordBigrams(needles[j].word)
 	}
-	bw, err := ix.bigramWords(needles, bigramKeys)
+	bw, err := ix.bigramWords(needles, func(j int) []uint64 { return bigramKeys[j] })
 	if err != nil {
 		return nil, err
 	}
 	for j, n := range needles {
-		if bigramKeys(j) != nil {
+		if bigramKeys[j] != nil {
 			continue
 		}
 		err := ix.termsContaining(n.word, func(t int, term []byte, count int) error {
