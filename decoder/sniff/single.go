@@ -398,14 +398,14 @@ func (m langMemo) knows(limit float64) bool {
 // texts by how they read the samples; added to sc.texts if new.
 func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	h := hashKey(key)
-	runes := -1 // unknown: a long text is compared by its hash
-	if len(key) <= maxKeyed {
-		runes = runeCount(key)
-	}
 	for i, t := range sc.texts {
 		if t.hash == h && sameText(t.key, key) {
 			return i
 		}
+	}
+	runes := -1 // unknown: a long text is compared by its hash
+	if len(key) <= maxKeyed {
+		runes = runeCount(key)
 	}
 	if runes < 0 || runes == readingRunes(samples) {
 		for cl := range sc.readings {
