@@ -159,11 +159,12 @@ next:
 }
 
 // classText is the text the samples decode to in the reading cl, looked
-// up once: its place in sc.texts, or ^cl for a text of the reading's own. Readings differ in the rune of a byte the
-// samples hold, so their texts differ: a reading's text can only be one a
-// decoder wrote (a multibyte candidate's, UTF-8's) of as many characters,
-// one a byte, compared with the samples as read, and is otherwise a text
-// of its own that needs no key.
+// up once: its place in sc.texts, or ^cl for a text of the reading's own.
+// Readings differ in the rune of a byte the samples hold, so their texts
+// differ: a reading's text can only be one a decoder wrote (a multibyte
+// candidate's, UTF-8's) of as many characters, one a byte, compared with
+// the samples as read, and is otherwise a text of its own that needs no
+// key.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
 	switch {
