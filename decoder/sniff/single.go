@@ -61,8 +61,6 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
-		// halves are each scored lane's letter-pair costs so far.
-		halves [maxLangs]int
 		// alive are the lanes left to score, by place in c.lanes.
 		alive  [maxLangs]uint8
 		nAlive = 0
@@ -78,7 +76,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 	}
 	if nAlive > 0 {
-		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive[:nAlive])
+		c.scoreLanguages(samples, sc, memo, &limits, alive[:nAlive])
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -484,11 +482,12 @@ type lane struct {
 // scoreLanguages scores the samples in the lanes of c listed in alive,
 // those memo does not know under limits, and tells memo. Once a lane costs
 // more than its limit it is dropped from the list.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive []uint8) {
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, alive []uint8) {
 	bs := sc.joined(samples)
 	lanes := c.lanes
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
+	var halves [maxLangs]int // each lane's letter-pair costs so far
 	for len(alive) > 0 {
 		w, ok := sp.next(&fixed)
 		if !ok {
