@@ -35,8 +35,9 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 		return order
 	}
 	var order []int
-	if len(cands) == len(candidateList) && &cands[0] == &candidates.Get()[0] {
-		// The package's own candidates, in their fixed order: made once.
+	// The package's own candidates, in their fixed order: made once.
+	shared := len(cands) == len(candidateList) && &cands[0] == &candidates.Get()[0]
+	if shared {
 		order = defaultOrder.Get()
 	} else {
 		order = appendBaseOrder(sc.order[:0], cands)
@@ -56,8 +57,8 @@ func (sc *scratch) evaluationOrder(cands []*candidate, samples [][]byte, pri pri
 		// candidate anyway.
 		return order
 	}
-	if len(sc.order) == 0 || &sc.order[0] != &order[0] {
-		// The fixed order is shared: the ranking sorts a copy.
+	if shared {
+		// The ranking sorts a copy of the fixed order.
 		sc.order = append(sc.order[:0], order...)
 		order = sc.order
 		singles = order[n : n+len(singles)]

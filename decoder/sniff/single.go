@@ -61,8 +61,6 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	memo := &sc.memo[cl]
 	var (
 		limits [maxLangs]float64
-		// halves are each scored lane's letter-pair costs so far.
-		halves [maxLangs]int
 		// alive are the lanes left to score, by place in c.lanes.
 		alive  [maxLangs]uint8
 		nAlive = 0
@@ -78,7 +76,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 		}
 	}
 	if nAlive > 0 {
-		c.scoreLanguages(samples, sc, memo, &limits, &halves, alive[:nAlive])
+		c.scoreLanguages(samples, sc, memo, &limits, alive[:nAlive])
 	}
 	best, over := negInf, false
 	for k := range c.lanes {
@@ -159,11 +157,12 @@ next:
 }
 
 // classText is the text the samples decode to in the reading cl, looked
-// up once: its place in sc.texts, or ^cl for a text of the reading's own. Readings differ in the rune of a byte the
-// samples hold, so their texts differ: a reading's text can only be one a
-// decoder wrote (a multibyte candidate's, UTF-8's) of as many characters,
-// one a byte, compared with the samples as read, and is otherwise a text
-// of its own that needs no key.
+// up once: its place in sc.texts, or ^cl for a text of the reading's own.
+// Readings differ in the rune of a byte the samples hold, so their texts
+// differ: a reading's text can only be one a decoder wrote (a multibyte
+// candidate's, UTF-8's) of as many characters, one a byte, compared with
+// the samples as read, and is otherwise a text of its own that needs no
+// key.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
 	switch {
@@ -398,14 +397,14 @@ func (m langMemo) knows(limit float64) bool {
 // texts by how they read the samples; added to sc.texts if new.
 func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	h := hashKey(key)
-	runes := -1 // unknown: a long text is compared by its hash
-	if len(key) <= maxKeyed {
-		runes = runeCount(key)
-	}
 	for i, t := range sc.texts {
 		if t.hash == h && sameText(t.key, key) {
 			return i
 		}
+	}
+	runes := -1 // unknown: a long text is compared by its hash
+	if len(key) <= maxKeyed {
+		runes = runeCount(key)
 	}
 	if runes < 0 || runes == readingRunes(samples) {
 		for cl := range sc.readings {
@@ -483,11 +482,12 @@ type lane struct {
 // scoreLanguages scores the samples in the lanes of c listed in alive,
 // those memo does not know under limits, and tells memo. Once a lane costs
 // more than its limit it is dropped from the list.
-func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, halves *[maxLangs]int, alive []uint8) {
+func (c *candidate) scoreLanguages(samples [][]byte, sc *scratch, memo *[len(alphaLangs)]langMemo, limits *[maxLangs]float64, alive []uint8) {
 	bs := sc.joined(samples)
 	lanes := c.lanes
 	sp := splitter{bs: bs, high: &c.sb.glyphs}
 	fixed := 0.0
+	var halves [maxLangs]int // each lane's letter-pair costs so far
 	for len(alive) > 0 {
 		w, ok := sp.next(&fixed)
 		if !ok {
