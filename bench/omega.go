@@ -328,13 +328,8 @@ func SiteLoad(ctx context.Context, s *SiteServer, scripts map[string]string, pla
 	plan = plan.withDefaults()
 	engines := s.Engines()
 	run := func(engine string, conns int, d time.Duration) (Sample, error) {
-		before, ok := s.server.backendCPU(engine)
-		smp, err := Wrk(ctx, Load{URL: s.server.Apache.URL + "/", Connections: conns, Duration: d,
+		return s.server.wrk(ctx, engine, Load{URL: s.server.Apache.URL + "/", Connections: conns, Duration: d,
 			Header: []string{"Accept: " + plan.Accept}, Script: scripts[engine]})
-		if after, ok2 := s.server.backendCPU(engine); ok && ok2 && err == nil && smp.Requests > 0 {
-			smp.CPU = (after - before) / time.Duration(smp.Requests)
-		}
-		return smp, err
 	}
 	for _, c := range plan.Connections {
 		for _, e := range engines {

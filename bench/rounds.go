@@ -72,12 +72,7 @@ func LoadRounds(ctx context.Context, servers []*Server, plan Plan, progress io.W
 	}
 	header := []string{"Accept: " + plan.Accept}
 	run := func(s *Server, conns int, peer string, d time.Duration) (Sample, error) {
-		before, ok := s.backendCPU(peer)
-		smp, err := Wrk(ctx, Load{URL: s.URL(peer), Connections: conns, Duration: d, Header: header})
-		if after, ok2 := s.backendCPU(peer); ok && ok2 && err == nil && smp.Requests > 0 {
-			smp.CPU = (after - before) / time.Duration(smp.Requests)
-		}
-		return smp, err
+		return s.wrk(ctx, peer, Load{URL: s.URL(peer), Connections: conns, Duration: d, Header: header})
 	}
 	for _, s := range servers {
 		for _, c := range plan.Connections {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -81,6 +82,17 @@ func (s *Server) backendCPU(peer string) (d time.Duration, ok bool) {
 	}
 	d, err := read()
 	return d, err == nil
+}
+
+// wrk runs l against peer on s and, when peer has a long-lived backend,
+// sets the sample's CPU to what that backend used per request over the run.
+func (s *Server) wrk(ctx context.Context, peer string, l Load) (Sample, error) {
+	before, ok := s.backendCPU(peer)
+	smp, err := Wrk(ctx, l)
+	if after, ok2 := s.backendCPU(peer); ok && ok2 && err == nil && smp.Requests > 0 {
+		smp.CPU = (after - before) / time.Duration(smp.Requests)
+	}
+	return smp, err
 }
 
 // Stop stops Apache by its pid and removes its ServerRoot.
