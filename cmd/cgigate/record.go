@@ -48,8 +48,9 @@ func keepFiles(dir string, form *cgi.Form, rec *record.Record) error {
 
 // newRecord is the record line of a submission: the fields and files as
 // rendered in res, the request's charset choice, and its raw input. The
-// time is read after the id is made, so that the id's millisecond is never
-// later than the record's time.
+// time is read after the id is made, so that the id's millisecond is not
+// later than the record's time unless the process makes over 4,096 ids in
+// one millisecond or its clock goes back (NewID then counts past it).
 func newRecord(now func() time.Time, r *cgi.Request, form *cgi.Form, res result) record.Record {
 	rec := record.Record{
 		ID: record.NewID(time.Now()), Time: record.Stamp(now()), Form: res.Form, RemoteAddr: r.RemoteAddr,
