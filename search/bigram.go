@@ -251,7 +251,7 @@ func (bw *bigramWords) open(k uint64, b []byte, word string) (*bigramList, error
 
 // name is l's bigram, for an error.
 func (l *bigramList) name() string {
-	return string([]rune{rune(l.key >> 32), rune(l.key&(1<<32-1)) - 1})
+	return gramString(l.key)
 }
 
 // step moves l to its next entry, or marks it done.

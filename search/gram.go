@@ -346,7 +346,7 @@ func (g *gramRuns) write(w *offsetWriter) (grams section, lists *spill, err erro
 	le := binary.LittleEndian
 	grams = section{off: uint64(w.off)}
 	var (
-		out, b    []byte // the grams section's entries not yet written
+		b         []byte
 		key, prev uint64
 		off       uint64
 		crc       uint32
@@ -363,13 +363,7 @@ func (g *gramRuns) write(w *offsetWriter) (grams section, lists *spill, err erro
 		e = le.AppendUint32(e, crc)
 		grams.crc = crc32Update(grams.crc, e)
 		grams.len += uint64(len(e))
-		out = append(out, e...)
-		if len(out) < gramReadBuf {
-			return nil
-		}
-		err := w.write(out)
-		out = out[:0]
-		return err
+		return w.write(e) // buffered
 	}
 	files := make([]*os.File, len(g.runs))
 	for i, r := range g.runs {
@@ -390,9 +384,6 @@ func (g *gramRuns) write(w *offsetWriter) (grams section, lists *spill, err erro
 	})
 	if err == nil {
 		err = entry()
-	}
-	if err == nil {
-		err = w.write(out)
 	}
 	return grams, lists, err
 }

@@ -323,7 +323,7 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 			os.Remove(path)
 		}
 	}()
-	w := &offsetWriter{f: seg, off: int64(headerSize)}
+	w := &offsetWriter{bw: bufio.NewWriterSize(seg, 256<<10), off: int64(headerSize)}
 	if _, err := seg.Seek(int64(headerSize), io.SeekStart); err != nil {
 		return st, err
 	}
@@ -453,6 +453,9 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 		return st, err
 	}
 	if secs[secBigramLists], err = bt.lists.copyTo(w, buf); err != nil {
+		return st, err
+	}
+	if err := w.bw.Flush(); err != nil {
 		return st, err
 	}
 	hdr := encodeHeader(docs, terms, secs)
@@ -685,14 +688,16 @@ func encodeHeader(docs, terms int, secs [nSections]section) []byte {
 	return binary.LittleEndian.AppendUint32(h, checksum(h))
 }
 
-// offsetWriter writes sequentially and knows where it is.
+// offsetWriter writes sequentially, buffered (a record a document, a
+// posting list and its positions a term: one write each would be a
+// system call each), and knows where it is.
 type offsetWriter struct {
-	f   *os.File
+	bw  *bufio.Writer
 	off int64
 }
 
 func (w *offsetWriter) write(b []byte) error {
-	n, err := w.f.Write(b)
+	n, err := w.bw.Write(b)
 	w.off += int64(n)
 	return err
 }
