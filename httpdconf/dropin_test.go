@@ -70,6 +70,10 @@ func checkGateway(t *testing.T, rep apachetest.EchoReport, env map[string]string
 	if rep.Env["SCRIPT_NAME"] != "/cgi-bin/cgigate" || rep.Env["PATH_INFO"] != "/extra" {
 		t.Errorf("SCRIPT_NAME, PATH_INFO = %q, %q; want /cgi-bin/cgigate, /extra", rep.Env["SCRIPT_NAME"], rep.Env["PATH_INFO"])
 	}
+	// A GET has no body, so the drop-in runs it on one processor.
+	if got, ok := rep.Env["GOMAXPROCS"]; got != "1" {
+		t.Errorf("GOMAXPROCS = %q (set: %v), want 1 for a GET", got, ok)
+	}
 	for k, v := range env {
 		if got, ok := rep.Env[k]; !ok || got != v {
 			t.Errorf("%s = %q (set: %v), want the documented default %q", k, got, ok, v)

@@ -33,8 +33,10 @@ type view struct {
 	Modules     []module
 	CGIBinSlash string
 	SetEnv      []envVar
-	FastCGIURL  string
-	BalanceURL  string
+	// Gateway is cgigate's own URL path under ScriptAlias.
+	Gateway    string
+	FastCGIURL string
+	BalanceURL string
 	// BodySeconds is BodyReadTimeout as mod_reqtimeout writes it.
 	BodySeconds int64
 }
@@ -80,6 +82,7 @@ func (c Config) Render(w io.Writer) error {
 		CGIBinSlash: c.CGIBin,
 		BodySeconds: int64(c.BodyReadTimeout / time.Second),
 	}
+	v.Gateway = strings.TrimSuffix(c.ScriptAlias, "/") + "/cgigate"
 	if strings.HasSuffix(c.ScriptAlias, "/") && !strings.HasSuffix(c.CGIBin, "/") {
 		v.CGIBinSlash += "/"
 	}

@@ -1,0 +1,63 @@
+package httpdconf_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/cgigate/cgigate/httpdconf"
+	"github.com/cgigate/cgigate/internal/apachetest"
+	"github.com/cgigate/cgigate/internal/cgiprocs"
+)
+
+// The rendered configuration gives cgigate GOMAXPROCS=1 for exactly the
+// requests the program itself would run on one P (cgiprocs.Procs: a body
+// of at most cgiprocs.SmallBody bytes), and nothing to any other program
+// in cgi-bin. Apache's own evaluation of the <If> is what is checked: the
+// echo program, installed both as cgigate and as another name, reports
+// the environment Apache gave it.
+func TestRenderedConfigGivesCGIGateOneProcessorForSmallRequestsOnly(t *testing.T) {
+	echo := apachetest.EchoCGI(t)
+	for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
+		s := apachetest.Start(t, apachetest.Options{MPM: mpm, CGI: map[string]string{"cgigate": echo, "other": echo}})
+		tests := []struct {
+			name   string
+			target string
+			method string
+			body   int
+			want   string // GOMAXPROCS, "" for unset
+		}{
+			{"a GET to cgigate runs on one processor", "/cgi-bin/cgigate?a=b", "GET", 0, "1"},
+			{"a GET with a path after cgigate runs on one processor", "/cgi-bin/cgigate/contact", "GET", 0, "1"},
+			{"a POST of SmallBody bytes runs on one processor", "/cgi-bin/cgigate", "POST", cgiprocs.SmallBody, "1"},
+			{"a POST one byte over SmallBody keeps the runtime's choice", "/cgi-bin/cgigate", "POST", cgiprocs.SmallBody + 1, ""},
+			{"another program in cgi-bin is left alone", "/cgi-bin/other?a=b", "GET", 0, ""},
+		}
+		for _, tt := range tests {
+			t.Run(string(mpm)+": "+tt.name, func(t *testing.T) {
+				var body []byte
+				h := http.Header{}
+				if tt.method == "POST" {
+					body = bytes.Repeat([]byte("a"), tt.body)
+					h.Set("Content-Type", "application/octet-stream")
+				}
+				r := s.Do(t, tt.method, tt.target, h, body)
+				if r.Status != http.StatusOK {
+					t.Fatalf("%s %s: %d %q\n%s", tt.method, tt.target, r.Status, r.Body, s.ErrorLog())
+				}
+				var rep apachetest.EchoReport
+				if err := json.Unmarshal(r.Body, &rep); err != nil {
+					t.Fatal(err)
+				}
+				got, set := rep.Env["GOMAXPROCS"]
+				if got != tt.want || set != (tt.want != "") {
+					t.Errorf("GOMAXPROCS = %q (set: %v), want %q", got, set, tt.want)
+				}
+				if n := len(rep.Body); n != tt.body {
+					t.Errorf("the program read %d bytes of the body, want %d", n, tt.body)
+				}
+			})
+		}
+	}
+}
