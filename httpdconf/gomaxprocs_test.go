@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/cgigate/cgigate/httpdconf"
@@ -19,8 +20,13 @@ import (
 // the environment Apache gave it.
 func TestRenderedConfigGivesCGIGateOneProcessorForSmallRequestsOnly(t *testing.T) {
 	echo := apachetest.EchoCGI(t)
-	for _, mpm := range []httpdconf.MPM{httpdconf.MPMEvent, httpdconf.MPMPrefork} {
-		s := apachetest.Start(t, apachetest.Options{MPM: mpm, CGI: map[string]string{"cgigate": echo, "other": echo}})
+	for name, opts := range map[string]apachetest.Options{
+		"event":                              {MPM: httpdconf.MPMEvent},
+		"prefork":                            {MPM: httpdconf.MPMPrefork},
+		"event with FastCGI at another path": {MPM: httpdconf.MPMEvent, FastCGI: "127.0.0.1:9", FastCGIPath: "/fcgi/cgigate"},
+	} {
+		opts.CGI = map[string]string{"cgigate": echo, "other": echo}
+		s := apachetest.Start(t, opts)
 		tests := []struct {
 			name   string
 			target string
@@ -35,7 +41,7 @@ func TestRenderedConfigGivesCGIGateOneProcessorForSmallRequestsOnly(t *testing.T
 			{"another program in cgi-bin is left alone", "/cgi-bin/other?a=b", "GET", 0, ""},
 		}
 		for _, tt := range tests {
-			t.Run(string(mpm)+": "+tt.name, func(t *testing.T) {
+			t.Run(name+": "+tt.name, func(t *testing.T) {
 				var body []byte
 				h := http.Header{}
 				if tt.method == "POST" {
@@ -58,6 +64,23 @@ func TestRenderedConfigGivesCGIGateOneProcessorForSmallRequestsOnly(t *testing.T
 					t.Errorf("the program read %d bytes of the body, want %d", n, tt.body)
 				}
 			})
+		}
+	}
+}
+
+// Where cgigate -fcgi or a balancer answers at cgigate's path, no CGI
+// process runs there, and the configuration sets nothing for one.
+func TestRenderedConfigSetsNoGOMAXPROCSWhereNoCGIProcessRuns(t *testing.T) {
+	for name, c := range map[string]httpdconf.Config{
+		"FastCGI at /cgi-bin/cgigate":    {FastCGI: "127.0.0.1:9000"},
+		"a balancer at /cgi-bin/cgigate": {Balance: []string{"http://127.0.0.2:8080"}},
+	} {
+		var out strings.Builder
+		if err := c.Render(&out); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "GOMAXPROCS") {
+			t.Errorf("%s: the configuration sets GOMAXPROCS:\n%s", name, out.String())
 		}
 	}
 }

@@ -33,7 +33,7 @@ type view struct {
 	Modules     []module
 	CGIBinSlash string
 	SetEnv      []envVar
-	// Gateway is cgigate's own URL path under ScriptAlias.
+	// Gateway is the URL path where cgigate runs as a CGI program, if any.
 	Gateway    string
 	FastCGIURL string
 	BalanceURL string
@@ -82,7 +82,11 @@ func (c Config) Render(w io.Writer) error {
 		CGIBinSlash: c.CGIBin,
 		BodySeconds: int64(c.BodyReadTimeout / time.Second),
 	}
-	v.Gateway = strings.TrimSuffix(c.ScriptAlias, "/") + "/cgigate"
+	// Where FastCGI or a balancer takes cgigate's path, no CGI process
+	// answers there.
+	if g := strings.TrimSuffix(c.ScriptAlias, "/") + "/cgigate"; !(c.FastCGI != "" && c.FastCGIPath == g) && !(len(c.Balance) > 0 && c.BalancePath == g) {
+		v.Gateway = g
+	}
 	if strings.HasSuffix(c.ScriptAlias, "/") && !strings.HasSuffix(c.CGIBin, "/") {
 		v.CGIBinSlash += "/"
 	}
