@@ -33,6 +33,13 @@ const (
 	GatewayF = "cgigate-fcgi" // cgigate -fcgi behind mod_proxy_fcgi; not a cgi-bin program
 )
 
+// DeployedEnv is what the Apache configurations httpdconf renders and
+// ships add to cgigate's environment for a request whose body is at most
+// 1 MiB, as every request the benchmarks time directly is: the runtime
+// then starts on one P. Timing cgigate without a server, the benchmarks
+// add it, so that a process is timed as Apache runs it.
+var DeployedEnv = []string{"GOMAXPROCS=1"}
+
 // References for the tables, not peers (they do not do the job): what the
 // Go runtime alone costs, and what linking cgigate's dependencies adds
 // before a line of cgigate runs. Under load they bound the req/s any Go CGI

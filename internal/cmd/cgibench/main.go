@@ -274,15 +274,18 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		var progs []bench.Program
 		// The references bound what a Go program can reach: the runtime
 		// alone, then with cgigate's dependencies initialised.
-		for _, name := range []string{bench.Floor, bench.GoHello, bench.GoDeps, bench.GoCGI, bench.Gateway} {
+		for _, name := range []string{bench.Floor, bench.GoHello, bench.GoDeps, bench.GoCGI} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
-		// The deployment that names its charset skips the sniffer; the
-		// default build (with -http and -fcgi, so net/http) is what the
-		// cgionly tag saves.
+		// cgigate with the environment its Apache configuration gives
+		// it, and without; the deployment that names its charset skips
+		// the sniffer; the default build (with -http and -fcgi, so
+		// net/http) is what the cgionly tag saves.
 		progs = append(progs,
-			bench.Program{Name: bench.Gateway + " (CGIGATE_CHARSET=utf-8)", Argv: argv[bench.Gateway], Env: []string{"CGIGATE_CHARSET=utf-8"}},
-			bench.Program{Name: bench.Gateway + " (default build, not cgionly)", Argv: argv[bench.GatewayF]})
+			bench.Program{Name: bench.Gateway, Argv: argv[bench.Gateway], Env: bench.DeployedEnv},
+			bench.Program{Name: bench.Gateway + " (no GOMAXPROCS set)", Argv: argv[bench.Gateway]},
+			bench.Program{Name: bench.Gateway + " (CGIGATE_CHARSET=utf-8)", Argv: argv[bench.Gateway], Env: append([]string{"CGIGATE_CHARSET=utf-8"}, bench.DeployedEnv...)},
+			bench.Program{Name: bench.Gateway + " (default build, not cgionly)", Argv: argv[bench.GatewayF], Env: bench.DeployedEnv})
 		for _, name := range []string{bench.CGIPM, bench.Python} {
 			progs = append(progs, bench.Program{Name: name, Argv: argv[name]})
 		}
@@ -608,11 +611,16 @@ func reportCounts(ctx context.Context, w io.Writer, dir string, argv map[string]
 		source = bench.FromPerf
 	}
 	fmt.Fprintf(w, "## Page faults and context switches per process (%s, median of %d runs each)\n\n", source, runs)
+	fmt.Fprintf(w, "cgigate runs with %s, as its Apache configuration runs it.\n\n", strings.Join(bench.DeployedEnv, " "))
 	fmt.Fprintln(w, "| request | program | page faults | × go-hello | context switches | × go-hello |\n|---|---|---:|---:|---:|---:|")
 	for _, r := range reqs {
 		var hello bench.Counts
 		for _, name := range []string{bench.GoHello, bench.GoCGI, bench.Gateway} {
-			c, err := bench.CountRuns(ctx, append(argv[name], r.Args...), r.Env, r.Stdin, runs, usePerf)
+			env := r.Env
+			if name == bench.Gateway {
+				env = append(env[:len(env):len(env)], bench.DeployedEnv...)
+			}
+			c, err := bench.CountRuns(ctx, append(argv[name], r.Args...), env, r.Stdin, runs, usePerf)
 			if err != nil {
 				return err
 			}

@@ -157,7 +157,7 @@ func siteSize(ctx context.Context, w, progress io.Writer, gateway, fcgiGateway s
 
 	fmt.Fprintf(progress, "cgibench: omega: CPU per query process, %d documents\n", n)
 	progs := []bench.Program{
-		{Name: bench.Gateway, Argv: []string{gateway}, Env: bench.SiteEnv(docs)},
+		{Name: bench.Gateway, Argv: []string{gateway}, Env: append(bench.SiteEnv(docs), bench.DeployedEnv...)},
 		{Name: bench.OmegaEngine, Argv: []string{omega.CGI}, Env: []string{"OMEGA_CONFIG_FILE=" + conf}},
 	}
 	queries := make([][]string, len(progs))
