@@ -248,7 +248,14 @@ func validName(s string) bool {
 type parser struct {
 	file string
 	errs []error
+	// keys counts the keys read; aliases and merges read a mapping again
+	// wherever it is named, so a file of 1 MiB could stand for billions.
+	keys int
 }
+
+// maxKeys bounds the keys one file's aliases and merges bring in, far
+// above any site's declaration.
+const maxKeys = 100000
 
 // maxErrors bounds what one file reports: past it, the first ones say
 // enough.
@@ -281,6 +288,9 @@ func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *ya
 	}
 	seen := map[string]bool{}
 	var merged []*yaml.Node
+	if !p.read(n, at) {
+		return
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Tag == "!!merge" {
@@ -303,6 +313,9 @@ func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *ya
 			p.failf(m, at, "<< merges a mapping (<<: *name)")
 			continue
 		}
+		if !p.read(m, at) {
+			return
+		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			if k := m.Content[i]; !seen[k.Value] && k.Tag != "!!merge" {
 				seen[k.Value] = true
@@ -310,6 +323,21 @@ func (p *parser) mapping(n *yaml.Node, at string, each func(key string, k, v *ya
 			}
 		}
 	}
+}
+
+// read counts the keys of n, a mapping about to be read, and reports
+// false, with a fault the first time, once the file has brought in more
+// than maxKeys.
+func (p *parser) read(n *yaml.Node, at string) bool {
+	if p.keys > maxKeys {
+		return false
+	}
+	p.keys += len(n.Content) / 2
+	if p.keys > maxKeys {
+		p.failf(n, at, "aliases and merges bring in more than %d keys", maxKeys)
+		return false
+	}
+	return true
 }
 
 func join(at, key string) string {

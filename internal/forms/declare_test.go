@@ -2,6 +2,7 @@ package forms
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -173,4 +174,36 @@ func TestLoad(t *testing.T) {
 			t.Errorf("%v", err)
 		}
 	})
+}
+
+// A hostile file, the site's own mistake or not, is refused at a bound
+// of the parse's time and memory rather than read as the millions of
+// keys its aliases stand for.
+func TestAFileWhoseAliasesMultiplyIsRefused(t *testing.T) {
+	var fields strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&fields, "f%d: {}, ", i)
+	}
+	aliases := func(per string) string {
+		var b strings.Builder
+		b.WriteString("forms:\n  shared: &s {fields: {" + fields.String() + "}}\n")
+		for i := range 2000 {
+			fmt.Fprintf(&b, "  c%d: "+per+"\n", i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, yaml string
+	}{
+		{"2,000 forms aliasing one of 100 fields", aliases("*s")},
+		{"2,000 forms merging one of 100 fields", aliases("{<<: *s}")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is refused", func(t *testing.T) {
+			_, err := Parse("f.yaml", []byte(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), "bring in more than 100000 keys") {
+				t.Errorf("got %.200v; want the key bound", err)
+			}
+		})
+	}
 }
