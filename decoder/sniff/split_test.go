@@ -143,6 +143,79 @@ func TestStartersOnlyNeedNoComposing(t *testing.T) {
 	}
 }
 
+// composeSegments composes a text a piece at a time, from a cache of the
+// pieces: the text must come out as Normalization Form C composes it whole.
+func TestComposeSegmentsIsNFC(t *testing.T) {
+	sb := singleTable("windows-1258")
+	decode := func(bs ...byte) string {
+		var out []rune
+		for _, b := range bs {
+			if b < 0x80 {
+				out = append(out, rune(b))
+			} else {
+				out = append(out, sb.runes[b-0x80])
+			}
+		}
+		return string(out)
+	}
+	marks := []byte{0xCC, 0xD2, 0xDE, 0xEC, 0xF2}
+	rng := rand.New(rand.NewPCG(7, 9))
+	// Starters, marks of every class, Greek, Cyrillic's combining signs,
+	// Hangul jamo that compose with each other, and a starter that
+	// composes with the one before it (U+0CD5).
+	pool := []rune("aeiouyAEIOUYnNcCsSzZàâêôơưăđĐéÉΩαάЙиё҃각가ಕೋೊ印ｶﾞ  –€")
+	for r := rune(0x300); r < 0x370; r++ {
+		pool = append(pool, r)
+	}
+	for _, tc := range []struct {
+		name  string
+		texts func(yield func(string) bool)
+	}{
+		{"every two bytes as windows-1258 reads them", func(yield func(string) bool) {
+			for a := range 256 {
+				for b := range 256 {
+					if !yield(decode(byte(a), byte(b))) {
+						return
+					}
+				}
+			}
+		}},
+		{"three bytes of windows-1258 with a tone mark among them", func(yield func(string) bool) {
+			for range 100_000 {
+				bs := []byte{byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))}
+				bs[rng.IntN(3)] = marks[rng.IntN(len(marks))]
+				if !yield(decode(bs...)) {
+					return
+				}
+			}
+		}},
+		{"runs of letters, marks and signs of other scripts", func(yield func(string) bool) {
+			for range 100_000 {
+				rs := make([]rune, 1+rng.IntN(8))
+				for i := range rs {
+					rs[i] = pool[rng.IntN(len(pool))]
+				}
+				if !yield(string(rs)) {
+					return
+				}
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s textScorer
+			for text := range tc.texts {
+				want := norm.NFC.String(text)
+				// Twice: the second time from the cache, if kept.
+				for range 2 {
+					if got := string(s.composeSegments(nil, text)); got != want {
+						t.Fatalf("%+q composes to %+q, NFC is %+q", text, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
 // The scorer lists each letter 0x80 and up of the loaded words, so that
 // hasLetterOf asks about each once per language, not once per occurrence:
 // the list holds every such letter and nothing else.
