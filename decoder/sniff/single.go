@@ -162,7 +162,9 @@ next:
 // differ: a reading's text can only be one a decoder wrote (a multibyte
 // candidate's, UTF-8's) of as many characters, one a byte, compared with
 // the samples as read, and is otherwise a text of its own that needs no
-// key.
+// key. textID lists those texts in sc.readable as it adds them: every
+// reading of a call has as many characters, and a short value's readings
+// would each pass over the decoders' shorter texts.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
 	switch {
@@ -171,12 +173,9 @@ func (sc *scratch) classText(cl int, samples [][]byte) int {
 	case r.text == ownText:
 		return ^cl
 	}
-	n := readingRunes(samples)
 	keyed := false // sc.key holds the reading's key
-	for i, t := range sc.texts {
-		if t.runes != n && t.runes >= 0 {
-			continue
-		}
+	for _, i := range sc.readable {
+		t := &sc.texts[i]
 		if t.runes < 0 {
 			// A long text, known by its hash: the reading's is needed.
 			if !keyed {
@@ -406,12 +405,14 @@ func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	if len(key) <= maxKeyed {
 		runes = runeCount(key)
 	}
-	if runes < 0 || runes == readingRunes(samples) {
+	readable := runes < 0 || runes == readingRunes(samples)
+	if readable {
 		for cl := range sc.readings {
 			if r := &sc.readings[cl]; r.text == ownText && r.by.readsAs(samples, key) {
 				return ^cl
 			}
 		}
+		sc.readable = append(sc.readable, len(sc.texts))
 	}
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
@@ -466,6 +467,7 @@ type text struct {
 func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
 	sc.readings, sc.highsKnown = sc.readings[:0], false
+	sc.readable = sc.readable[:0]
 }
 
 // lane is one of a single-byte candidate's languages, with the tables

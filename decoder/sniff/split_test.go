@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,6 +214,69 @@ func TestComposeSegmentsIsNFC(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// classText looks only at the texts sc.readable lists: they must be every
+// text a reading's can be (of one character a byte, or too long to count),
+// in order, and the reading's text found among them the one a look at
+// every text finds.
+func TestReadableListsTheTextsAReadingCanBe(t *testing.T) {
+	rows := loadRows(t, corpusPath)
+	var sc scratch
+	for _, r := range rows {
+		long := bytes.Repeat(append(r.raw, ' '), maxKeyed/len(r.raw)+1)
+		for form, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {long}} {
+			sc.resetTexts()
+			// The decoders' texts first, as Sniff evaluates them, then
+			// every single-byte candidate's: each decoding once.
+			var keys [][]byte
+			for _, c := range candidates.Get() {
+				if c.sb == nil && c.name != "iso-2022-jp" && sc.decodeClean(c, samples) {
+					keys = append(keys, joinKey(nil, sc.decoded))
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				if key, ok := c.appendKey(nil, samples); ok {
+					keys = append(keys, key)
+				}
+			}
+			for _, key := range keys {
+				sc.textID(key, samples)
+			}
+			var want []int
+			for i, tx := range sc.texts {
+				if tx.runes < 0 || tx.runes == readingRunes(samples) {
+					want = append(want, i)
+				}
+			}
+			if !slices.Equal(sc.readable, want) {
+				t.Fatalf("%q, form %d: readable %v, want %v", r.Text, form, sc.readable, want)
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				cl, clean := sc.classOf(c, samples)
+				if !clean {
+					continue
+				}
+				key, _ := c.appendKey(nil, samples)
+				found := ^cl
+				for i, tx := range sc.texts {
+					if sameText(tx.key, key) {
+						found = i
+						break
+					}
+				}
+				if got := sc.classText(cl, samples); got != found {
+					t.Fatalf("%q, form %d, in %s: classText %d, a look at every text %d", r.Text, form, c.name, got, found)
+				}
+			}
+		}
 	}
 }
 
