@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // singleByte is what a single-byte candidate makes of each byte 0x80..0xFF,
@@ -50,7 +51,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	}
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
 	if c.nfc {
-		if !c.composed(samples) {
+		if !c.composed(samples) && !c.composesToItself(samples, sc) {
 			if c.stopsWithoutComposing(samples, sc, floor) {
 				return negInf, true, true
 			}
@@ -268,6 +269,41 @@ func (c *candidate) composed(samples [][]byte) bool {
 	}
 	return n <= scoreLimit
 }
+
+// composesToItself reports, for samples of a short value (stableLimit)
+// whose decoding by c holds a combining mark, that Normalization Form C
+// leaves that decoding as it is: each mark follows a letter it does not
+// compose with ("ÿ" and U+0301, where a windows-1251 "ям" is read as
+// windows-1258). The byte table then scores the samples exactly as
+// textScorer.load would score their decoding, the marks being glyphs of
+// the table like any other letter, and the text needs no decoder
+// (TestMarksThatComposeWithNothingAreScoredByTheTable).
+func (c *candidate) composesToItself(samples [][]byte, sc *scratch) bool {
+	n := len(samples) - 1
+	for _, s := range samples {
+		n += len(s)
+	}
+	if n > stableLimit {
+		return false
+	}
+	for i := range samples {
+		// Every byte is assigned (classOf): appendKey decodes them all,
+		// and ends the sample with a NUL, left out.
+		sc.out, _ = c.appendKey(sc.out[:0], samples[i:i+1])
+		t := sc.out[:len(sc.out)-1]
+		sc.text.nfc = sc.text.composeSegments(sc.text.nfc[:0], unsafe.String(unsafe.SliceData(t), len(t)))
+		if !bytes.Equal(sc.text.nfc, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// stableLimit is the longest text composesToItself looks at. A longer one,
+// a paragraph, is left to stopsWithoutComposing, which gives up most of
+// them after a few words, where the look would decode and compose them
+// whole.
+const stableLimit = 64
 
 // hasMark reports whether c decodes a byte of s to a combining mark.
 func (c *candidate) hasMark(s []byte) bool {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -334,6 +335,67 @@ func TestWindows1258ComposesOnlyItsMarks(t *testing.T) {
 	}
 	if marks != 5 {
 		t.Errorf("%d combining marks, want windows-1258's five tone marks", marks)
+	}
+}
+
+// Where NFC leaves windows-1258's decoding as it is (a tone mark after a
+// letter it does not compose with), its byte table scores the samples,
+// marks and all, and must score them as the decoding is scored; where NFC
+// composes, only the decoding may.
+func TestMarksThatComposeWithNothingAreScoredByTheTable(t *testing.T) {
+	var c *candidate
+	for _, x := range candidates.Get() {
+		if x.nfc {
+			c = x
+		}
+	}
+	marks := []byte{0xCC, 0xD2, 0xDE, 0xEC, 0xF2}
+	rng := rand.New(rand.NewPCG(5, 8))
+	var inputs [][][]byte
+	for b := range 256 {
+		for _, m := range marks {
+			inputs = append(inputs, [][]byte{{byte(b), m}}, [][]byte{{'x', byte(b), m, 'y'}})
+		}
+	}
+	for range 20_000 {
+		s := make([]byte, 2+rng.IntN(8))
+		for i := range s {
+			s[i] = byte(0x80 + rng.IntN(0x80))
+		}
+		s[rng.IntN(len(s))] = marks[rng.IntN(len(marks))]
+		inputs = append(inputs, [][]byte{s}, [][]byte{s[:1], s[1:]})
+	}
+	for _, ev := range []Evidence{{}, {AcceptLanguage: "vi"}, {AcceptLanguage: "de,fr;q=0.5"}} {
+		pri := priorsFor(ev)
+		var sc scratch
+		stable, composing := 0, 0
+		for _, samples := range inputs {
+			key, ok := c.appendKey(nil, samples)
+			if !ok || !slices.ContainsFunc(samples, c.hasMark) {
+				continue
+			}
+			sc.resetTexts()
+			sc.setPriors(pri)
+			got, gotClean, byTable := c.scoreSingle(samples, pri, &sc, negInf)
+			sc.resetTexts()
+			want, wantClean := c.evaluateDecoded(samples, pri, &sc, negInf)
+			text := string(key)
+			// A text NFC leaves as it is may still be left to the
+			// decoding: when no language of c knows its letters.
+			switch nfcStable := norm.NFC.String(text) == text; {
+			case !nfcStable && byTable:
+				t.Fatalf("% x: NFC composes %+q, yet the table scores it", samples, text)
+			case byTable && (got != want || gotClean != wantClean):
+				t.Fatalf("% x (%+q): the table scores %v (clean %v), the decoding %v (clean %v)", samples, text, got, gotClean, want, wantClean)
+			case byTable:
+				stable++
+			default:
+				composing++
+			}
+		}
+		if stable < 1000 || composing < 1000 {
+			t.Errorf("%+v: %d inputs scored by the table, %d composed: too few to tell", ev, stable, composing)
+		}
 	}
 }
 
