@@ -57,7 +57,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 			}
 			return 0, false, false
 		}
-		letters = highLetters(c, samples)
+		letters = sc.highLetters(c)
 	}
 	memo := &sc.memo[cl]
 	var (
@@ -388,10 +388,11 @@ func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 
 // highLetters tells, for a candidate with a byte table, which of its lanes
 // know a letter 0x80 and up of the samples (bit k for lane k), and whether
-// there is any such letter (hasHighLetter): textScorer.score's rule.
-func highLetters(c *candidate, samples [][]byte) (letters uint16) {
-	for _, s := range samples {
-		letters |= c.laneLetters(s)
+// there is any such letter (hasHighLetter): textScorer.score's rule. It
+// asks about each distinct byte once: sc.highs, as classOf listed them.
+func (sc *scratch) highLetters(c *candidate) (letters uint16) {
+	for _, h := range sc.highs {
+		letters |= c.byteLanes(0x80 + h)
 	}
 	return letters
 }
@@ -399,15 +400,23 @@ func highLetters(c *candidate, samples [][]byte) (letters uint16) {
 // laneLetters is highLetters of one run of bytes.
 func (c *candidate) laneLetters(s []byte) (letters uint16) {
 	for _, b := range s {
-		if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
-			continue
+		if b >= 0x80 {
+			letters |= c.byteLanes(b)
 		}
-		letters |= hasHighLetter
-		for k, ln := range c.lanes {
-			if ln.syms[b] != 0 {
-				letters |= 1 << k
-			}
-		}
+	}
+	return letters
+}
+
+// byteLanes is highLetters of byte b, 0x80 and up.
+func (c *candidate) byteLanes(b byte) (letters uint16) {
+	if c.sb.glyphs[b-0x80].flags&fWord == 0 {
+		return 0
+	}
+	letters = hasHighLetter
+	for k := range c.lanes {
+		// Set without a branch: which lanes know a letter follows no
+		// pattern.
+		letters |= uint16(min(c.lanes[k].syms[b], 1)) << k
 	}
 	return letters
 }

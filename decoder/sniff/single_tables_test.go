@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -395,6 +396,58 @@ func TestMarksThatComposeWithNothingAreScoredByTheTable(t *testing.T) {
 		}
 		if stable < 1000 || composing < 1000 {
 			t.Errorf("%+v: %d inputs scored by the table, %d composed: too few to tell", ev, stable, composing)
+		}
+	}
+}
+
+// highLetters asks about each distinct byte 0x80 and up once, and
+// laneLetters about each byte of a run: both must name the lanes whose
+// language has a letter of the samples, and whether there is one.
+func TestHighLettersNameTheLanesKnowingALetter(t *testing.T) {
+	rows := loadRows(t, corpusPath)
+	rng := rand.New(rand.NewPCG(2, 11))
+	var inputs [][][]byte
+	for _, r := range rows {
+		inputs = append(inputs, [][]byte{r.raw}, [][]byte{r.raw, []byte(r.Text)})
+	}
+	for range 2000 {
+		s := make([]byte, 1+rng.IntN(12))
+		for i := range s {
+			s[i] = byte(rng.IntN(256))
+		}
+		inputs = append(inputs, [][]byte{s}, [][]byte{s[:len(s)/2], s[len(s)/2:]})
+	}
+	var sc scratch
+	for _, c := range candidates.Get() {
+		if c.sb == nil {
+			continue
+		}
+		for _, samples := range inputs {
+			var want uint16
+			for _, s := range samples {
+				for _, b := range s {
+					if b < 0x80 || !isWordRune(c.sb.runes[b-0x80]) {
+						continue
+					}
+					want |= hasHighLetter
+					for k, li := range c.alpha {
+						if alphabetSym(li, unicode.ToLower(c.sb.runes[b-0x80])) != 0 {
+							want |= 1 << k
+						}
+					}
+				}
+			}
+			sc.resetTexts()
+			if _, clean := sc.classOf(c, samples); !clean {
+				continue
+			}
+			var runs uint16
+			for _, s := range samples {
+				runs |= c.laneLetters(s)
+			}
+			if got := sc.highLetters(c); got != want || runs != want {
+				t.Fatalf("% x in %s: highLetters %016b, laneLetters %016b, want %016b", samples, c.name, got, runs, want)
+			}
 		}
 	}
 }
