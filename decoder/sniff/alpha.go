@@ -397,6 +397,7 @@ type textScorer struct {
 	syms    symCache
 	nfc     []byte // a composed text
 	iter    norm.Iter
+	pieces  [64]composed // composePiece's, by a hash of the piece
 	gs      []glyph
 	symbols []uint8
 	words   []span
@@ -417,7 +418,13 @@ load:
 		if i > 0 {
 			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if !startersOnly(t) && norm.NFC.QuickSpanString(t) < len(t) {
+		if !startersOnly(t) && len(t) <= iterLimit && hasMarkLead(t) {
+			// A combining mark (windows-1258's tone marks): composed
+			// a segment at a time, without the quick check, which
+			// would stop at the mark anyway.
+			s.nfc = s.composeSegments(s.nfc[:0], t)
+			t = unsafe.String(unsafe.SliceData(s.nfc), len(s.nfc))
+		} else if !startersOnly(t) && norm.NFC.QuickSpanString(t) < len(t) {
 			// Composed into a buffer of the scorer's own: t does not
 			// outlive this iteration. A short text through an Iter of
 			// the scorer's own, as norm.NFC.AppendString allocates its
@@ -462,6 +469,75 @@ load:
 
 // iterLimit is the longest text textScorer.load composes with its Iter.
 const iterLimit = 256
+
+// hasMarkLead reports whether t holds a character from U+0300 to U+037F:
+// the combining diacritical marks, and a few Greek signs.
+func hasMarkLead(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if b := t[i]; b == 0xCC || b == 0xCD {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentStart reports whether a character whose UTF-8 starts with b is
+// one startersOnly lets by: a starter in Normalization Form C alone that
+// combines with nothing before it (TestStartersOnlyNeedNoComposing).
+func segmentStart(b byte) bool {
+	return b < 0x80 || b >= 0xC0 && b < 0xCC || b == 0xD0 || b == 0xD1
+}
+
+// composeSegments appends NFC of valid UTF-8 t to dst. Before each
+// character segmentStart lets by, nothing composes or reorders across
+// (Unicode Standard Annex #15, § 9.1): NFC of t is that of each piece
+// between them, joined. A piece of that character alone is itself; the
+// others (a letter and its tone mark) are composed once and remembered,
+// as a value's few pieces recur from candidate to candidate and call to
+// call.
+func (s *textScorer) composeSegments(dst []byte, t string) []byte {
+	for i := 0; i < len(t); {
+		j, alone := i+1, segmentStart(t[i])
+		for ; j < len(t) && !segmentStart(t[j]); j++ {
+			// A lead byte: a character of its own in the piece.
+			alone = alone && t[j] < 0xC0
+		}
+		if alone {
+			dst = append(dst, t[i:j]...)
+		} else {
+			dst = s.composePiece(dst, t[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// composePiece appends NFC of piece to dst, from s.pieces when it is
+// there.
+func (s *textScorer) composePiece(dst []byte, piece string) []byte {
+	h := uint32(len(piece))
+	for i := 0; i < len(piece); i++ {
+		h = (h ^ uint32(piece[i])) * 0x01000193 // FNV-1a's prime
+	}
+	e := &s.pieces[h>>(32-6)]
+	if int(e.nIn) == len(piece) && string(e.in[:e.nIn]) == piece {
+		return append(dst, e.out[:e.nOut]...)
+	}
+	start := len(dst)
+	for s.iter.InitString(norm.NFC, piece); !s.iter.Done(); {
+		dst = append(dst, s.iter.Next()...)
+	}
+	if out := dst[start:]; len(piece) <= len(e.in) && len(out) <= len(e.out) {
+		e.nIn, e.nOut = uint8(copy(e.in[:], piece)), uint8(copy(e.out[:], out))
+	}
+	return dst
+}
+
+// composed is a piece composeSegments composed, and its NFC.
+type composed struct {
+	in, out   [12]byte
+	nIn, nOut uint8
+}
 
 // startersOnly reports, from its bytes, that t holds only characters below
 // U+0300 and Cyrillic ones from U+0400 to U+047F: each is in Normalization

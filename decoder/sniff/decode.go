@@ -39,6 +39,10 @@ type scratch struct {
 	// (classText) if Sniff counts it.
 	texts    []text
 	textKeys []byte
+	// readable are the places in texts of those a reading's text can
+	// be: of one character a byte of the samples, as every reading's
+	// is, or too long to tell (see classText).
+	readable []int
 	keyClass int
 	// readings are the single-byte candidates' distinct readings of the
 	// samples in one call, memo what each language makes of each (see

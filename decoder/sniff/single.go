@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // singleByte is what a single-byte candidate makes of each byte 0x80..0xFF,
@@ -50,13 +51,13 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 	}
 	var letters uint16 // with c.nfc: the lanes knowing a high letter of the words, and bit 15 if any
 	if c.nfc {
-		if !c.composed(samples) {
+		if !c.composed(samples) && !c.composesToItself(samples, sc) {
 			if c.stopsWithoutComposing(samples, sc, floor) {
 				return negInf, true, true
 			}
 			return 0, false, false
 		}
-		letters = highLetters(c, samples)
+		letters = sc.highLetters(c)
 	}
 	memo := &sc.memo[cl]
 	var (
@@ -162,7 +163,9 @@ next:
 // differ: a reading's text can only be one a decoder wrote (a multibyte
 // candidate's, UTF-8's) of as many characters, one a byte, compared with
 // the samples as read, and is otherwise a text of its own that needs no
-// key.
+// key. textID lists those texts in sc.readable as it adds them: every
+// reading of a call has as many characters, and a short value's readings
+// would each pass over the decoders' shorter texts.
 func (sc *scratch) classText(cl int, samples [][]byte) int {
 	r := &sc.readings[cl]
 	switch {
@@ -171,12 +174,9 @@ func (sc *scratch) classText(cl int, samples [][]byte) int {
 	case r.text == ownText:
 		return ^cl
 	}
-	n := readingRunes(samples)
 	keyed := false // sc.key holds the reading's key
-	for i, t := range sc.texts {
-		if t.runes != n && t.runes >= 0 {
-			continue
-		}
+	for _, i := range sc.readable {
+		t := &sc.texts[i]
 		if t.runes < 0 {
 			// A long text, known by its hash: the reading's is needed.
 			if !keyed {
@@ -270,6 +270,41 @@ func (c *candidate) composed(samples [][]byte) bool {
 	return n <= scoreLimit
 }
 
+// composesToItself reports, for samples of a short value (stableLimit)
+// whose decoding by c holds a combining mark, that Normalization Form C
+// leaves that decoding as it is: each mark follows a letter it does not
+// compose with ("ÿ" and U+0301, where a windows-1251 "ям" is read as
+// windows-1258). The byte table then scores the samples exactly as
+// textScorer.load would score their decoding, the marks being glyphs of
+// the table like any other letter, and the text needs no decoder
+// (TestMarksThatComposeWithNothingAreScoredByTheTable).
+func (c *candidate) composesToItself(samples [][]byte, sc *scratch) bool {
+	n := len(samples) - 1
+	for _, s := range samples {
+		n += len(s)
+	}
+	if n > stableLimit {
+		return false
+	}
+	for i := range samples {
+		// Every byte is assigned (classOf): appendKey decodes them all,
+		// and ends the sample with a NUL, left out.
+		sc.out, _ = c.appendKey(sc.out[:0], samples[i:i+1])
+		t := sc.out[:len(sc.out)-1]
+		sc.text.nfc = sc.text.composeSegments(sc.text.nfc[:0], unsafe.String(unsafe.SliceData(t), len(t)))
+		if !bytes.Equal(sc.text.nfc, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// stableLimit is the longest text composesToItself looks at. A longer one,
+// a paragraph, is left to stopsWithoutComposing, which gives up most of
+// them after a few words, where the look would decode and compose them
+// whole.
+const stableLimit = 64
+
 // hasMark reports whether c decodes a byte of s to a combining mark.
 func (c *candidate) hasMark(s []byte) bool {
 	for _, b := range s {
@@ -353,10 +388,11 @@ func isCombining(r rune) bool { return r >= 0x300 && r <= 0x36F }
 
 // highLetters tells, for a candidate with a byte table, which of its lanes
 // know a letter 0x80 and up of the samples (bit k for lane k), and whether
-// there is any such letter (hasHighLetter): textScorer.score's rule.
-func highLetters(c *candidate, samples [][]byte) (letters uint16) {
-	for _, s := range samples {
-		letters |= c.laneLetters(s)
+// there is any such letter (hasHighLetter): textScorer.score's rule. It
+// asks about each distinct byte once: sc.highs, as classOf listed them.
+func (sc *scratch) highLetters(c *candidate) (letters uint16) {
+	for _, h := range sc.highs {
+		letters |= c.byteLanes(0x80 + h)
 	}
 	return letters
 }
@@ -364,15 +400,23 @@ func highLetters(c *candidate, samples [][]byte) (letters uint16) {
 // laneLetters is highLetters of one run of bytes.
 func (c *candidate) laneLetters(s []byte) (letters uint16) {
 	for _, b := range s {
-		if b < 0x80 || c.sb.glyphs[b-0x80].flags&fWord == 0 {
-			continue
+		if b >= 0x80 {
+			letters |= c.byteLanes(b)
 		}
-		letters |= hasHighLetter
-		for k, ln := range c.lanes {
-			if ln.syms[b] != 0 {
-				letters |= 1 << k
-			}
-		}
+	}
+	return letters
+}
+
+// byteLanes is highLetters of byte b, 0x80 and up.
+func (c *candidate) byteLanes(b byte) (letters uint16) {
+	if c.sb.glyphs[b-0x80].flags&fWord == 0 {
+		return 0
+	}
+	letters = hasHighLetter
+	for k := range c.lanes {
+		// Set without a branch: which lanes know a letter follows no
+		// pattern.
+		letters |= uint16(min(c.lanes[k].syms[b], 1)) << k
 	}
 	return letters
 }
@@ -406,12 +450,14 @@ func (sc *scratch) textID(key []byte, samples [][]byte) int {
 	if len(key) <= maxKeyed {
 		runes = runeCount(key)
 	}
-	if runes < 0 || runes == readingRunes(samples) {
+	readable := runes < 0 || runes == readingRunes(samples)
+	if readable {
 		for cl := range sc.readings {
 			if r := &sc.readings[cl]; r.text == ownText && r.by.readsAs(samples, key) {
 				return ^cl
 			}
 		}
+		sc.readable = append(sc.readable, len(sc.texts))
 	}
 	n := len(sc.textKeys)
 	sc.textKeys = appendGroupKey(sc.textKeys, key)
@@ -466,6 +512,7 @@ type text struct {
 func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
 	sc.readings, sc.highsKnown = sc.readings[:0], false
+	sc.readable = sc.readable[:0]
 }
 
 // lane is one of a single-byte candidate's languages, with the tables

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -334,6 +336,119 @@ func TestWindows1258ComposesOnlyItsMarks(t *testing.T) {
 	}
 	if marks != 5 {
 		t.Errorf("%d combining marks, want windows-1258's five tone marks", marks)
+	}
+}
+
+// Where NFC leaves windows-1258's decoding as it is (a tone mark after a
+// letter it does not compose with), its byte table scores the samples,
+// marks and all, and must score them as the decoding is scored; where NFC
+// composes, only the decoding may.
+func TestMarksThatComposeWithNothingAreScoredByTheTable(t *testing.T) {
+	var c *candidate
+	for _, x := range candidates.Get() {
+		if x.nfc {
+			c = x
+		}
+	}
+	marks := []byte{0xCC, 0xD2, 0xDE, 0xEC, 0xF2}
+	rng := rand.New(rand.NewPCG(5, 8))
+	var inputs [][][]byte
+	for b := range 256 {
+		for _, m := range marks {
+			inputs = append(inputs, [][]byte{{byte(b), m}}, [][]byte{{'x', byte(b), m, 'y'}})
+		}
+	}
+	for range 20_000 {
+		s := make([]byte, 2+rng.IntN(8))
+		for i := range s {
+			s[i] = byte(0x80 + rng.IntN(0x80))
+		}
+		s[rng.IntN(len(s))] = marks[rng.IntN(len(marks))]
+		inputs = append(inputs, [][]byte{s}, [][]byte{s[:1], s[1:]})
+	}
+	for _, ev := range []Evidence{{}, {AcceptLanguage: "vi"}, {AcceptLanguage: "de,fr;q=0.5"}} {
+		pri := priorsFor(ev)
+		var sc scratch
+		stable, composing := 0, 0
+		for _, samples := range inputs {
+			key, ok := c.appendKey(nil, samples)
+			if !ok || !slices.ContainsFunc(samples, c.hasMark) {
+				continue
+			}
+			sc.resetTexts()
+			sc.setPriors(pri)
+			got, gotClean, byTable := c.scoreSingle(samples, pri, &sc, negInf)
+			sc.resetTexts()
+			want, wantClean := c.evaluateDecoded(samples, pri, &sc, negInf)
+			text := string(key)
+			// A text NFC leaves as it is may still be left to the
+			// decoding: when no language of c knows its letters.
+			switch nfcStable := norm.NFC.String(text) == text; {
+			case !nfcStable && byTable:
+				t.Fatalf("% x: NFC composes %+q, yet the table scores it", samples, text)
+			case byTable && (got != want || gotClean != wantClean):
+				t.Fatalf("% x (%+q): the table scores %v (clean %v), the decoding %v (clean %v)", samples, text, got, gotClean, want, wantClean)
+			case byTable:
+				stable++
+			default:
+				composing++
+			}
+		}
+		if stable < 1000 || composing < 1000 {
+			t.Errorf("%+v: %d inputs scored by the table, %d composed: too few to tell", ev, stable, composing)
+		}
+	}
+}
+
+// highLetters asks about each distinct byte 0x80 and up once, and
+// laneLetters about each byte of a run: both must name the lanes whose
+// language has a letter of the samples, and whether there is one.
+func TestHighLettersNameTheLanesKnowingALetter(t *testing.T) {
+	rows := loadRows(t, corpusPath)
+	rng := rand.New(rand.NewPCG(2, 11))
+	var inputs [][][]byte
+	for _, r := range rows {
+		inputs = append(inputs, [][]byte{r.raw}, [][]byte{r.raw, []byte(r.Text)})
+	}
+	for range 2000 {
+		s := make([]byte, 1+rng.IntN(12))
+		for i := range s {
+			s[i] = byte(rng.IntN(256))
+		}
+		inputs = append(inputs, [][]byte{s}, [][]byte{s[:len(s)/2], s[len(s)/2:]})
+	}
+	var sc scratch
+	for _, c := range candidates.Get() {
+		if c.sb == nil {
+			continue
+		}
+		for _, samples := range inputs {
+			var want uint16
+			for _, s := range samples {
+				for _, b := range s {
+					if b < 0x80 || !isWordRune(c.sb.runes[b-0x80]) {
+						continue
+					}
+					want |= hasHighLetter
+					for k, li := range c.alpha {
+						if alphabetSym(li, unicode.ToLower(c.sb.runes[b-0x80])) != 0 {
+							want |= 1 << k
+						}
+					}
+				}
+			}
+			sc.resetTexts()
+			if _, clean := sc.classOf(c, samples); !clean {
+				continue
+			}
+			var runs uint16
+			for _, s := range samples {
+				runs |= c.laneLetters(s)
+			}
+			if got := sc.highLetters(c); got != want || runs != want {
+				t.Fatalf("% x in %s: highLetters %016b, laneLetters %016b, want %016b", samples, c.name, got, runs, want)
+			}
+		}
 	}
 }
 

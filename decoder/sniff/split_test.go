@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,6 +140,142 @@ func TestStartersOnlyNeedNoComposing(t *testing.T) {
 	for _, s := range []string{"e\u0301", "ά", "\u0483", "ա", "印"} {
 		if startersOnly(s) {
 			t.Errorf("startersOnly(%q) is true", s)
+		}
+	}
+}
+
+// composeSegments composes a text a piece at a time, from a cache of the
+// pieces: the text must come out as Normalization Form C composes it whole.
+func TestComposeSegmentsIsNFC(t *testing.T) {
+	sb := singleTable("windows-1258")
+	decode := func(bs ...byte) string {
+		var out []rune
+		for _, b := range bs {
+			if b < 0x80 {
+				out = append(out, rune(b))
+			} else {
+				out = append(out, sb.runes[b-0x80])
+			}
+		}
+		return string(out)
+	}
+	marks := []byte{0xCC, 0xD2, 0xDE, 0xEC, 0xF2}
+	rng := rand.New(rand.NewPCG(7, 9))
+	// Starters, marks of every class, Greek, Cyrillic's combining signs,
+	// Hangul jamo that compose with each other, and a starter that
+	// composes with the one before it (U+0CD5).
+	pool := []rune("aeiouyAEIOUYnNcCsSzZàâêôơưăđĐéÉΩαάЙиё҃각가ಕೋೊ印ｶﾞ  –€")
+	for r := rune(0x300); r < 0x370; r++ {
+		pool = append(pool, r)
+	}
+	for _, tc := range []struct {
+		name  string
+		texts func(yield func(string) bool)
+	}{
+		{"every two bytes as windows-1258 reads them", func(yield func(string) bool) {
+			for a := range 256 {
+				for b := range 256 {
+					if !yield(decode(byte(a), byte(b))) {
+						return
+					}
+				}
+			}
+		}},
+		{"three bytes of windows-1258 with a tone mark among them", func(yield func(string) bool) {
+			for range 100_000 {
+				bs := []byte{byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))}
+				bs[rng.IntN(3)] = marks[rng.IntN(len(marks))]
+				if !yield(decode(bs...)) {
+					return
+				}
+			}
+		}},
+		{"runs of letters, marks and signs of other scripts", func(yield func(string) bool) {
+			for range 100_000 {
+				rs := make([]rune, 1+rng.IntN(8))
+				for i := range rs {
+					rs[i] = pool[rng.IntN(len(pool))]
+				}
+				if !yield(string(rs)) {
+					return
+				}
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s textScorer
+			for text := range tc.texts {
+				want := norm.NFC.String(text)
+				// Twice: the second time from the cache, if kept.
+				for range 2 {
+					if got := string(s.composeSegments(nil, text)); got != want {
+						t.Fatalf("%+q composes to %+q, NFC is %+q", text, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// classText looks only at the texts sc.readable lists: they must be every
+// text a reading's can be (of one character a byte, or too long to count),
+// in order, and the reading's text found among them the one a look at
+// every text finds.
+func TestReadableListsTheTextsAReadingCanBe(t *testing.T) {
+	rows := loadRows(t, corpusPath)
+	var sc scratch
+	for _, r := range rows {
+		long := bytes.Repeat(append(r.raw, ' '), maxKeyed/len(r.raw)+1)
+		for form, samples := range [][][]byte{{r.raw}, {r.raw, []byte(r.Text)}, {long}} {
+			sc.resetTexts()
+			// The decoders' texts first, as Sniff evaluates them, then
+			// every single-byte candidate's: each decoding once.
+			var keys [][]byte
+			for _, c := range candidates.Get() {
+				if c.sb == nil && c.name != "iso-2022-jp" && sc.decodeClean(c, samples) {
+					keys = append(keys, joinKey(nil, sc.decoded))
+				}
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				if key, ok := c.appendKey(nil, samples); ok {
+					keys = append(keys, key)
+				}
+			}
+			for _, key := range keys {
+				sc.textID(key, samples)
+			}
+			var want []int
+			for i, tx := range sc.texts {
+				if tx.runes < 0 || tx.runes == readingRunes(samples) {
+					want = append(want, i)
+				}
+			}
+			if !slices.Equal(sc.readable, want) {
+				t.Fatalf("%q, form %d: readable %v, want %v", r.Text, form, sc.readable, want)
+			}
+			for _, c := range candidates.Get() {
+				if c.sb == nil {
+					continue
+				}
+				cl, clean := sc.classOf(c, samples)
+				if !clean {
+					continue
+				}
+				key, _ := c.appendKey(nil, samples)
+				found := ^cl
+				for i, tx := range sc.texts {
+					if sameText(tx.key, key) {
+						found = i
+						break
+					}
+				}
+				if got := sc.classText(cl, samples); got != found {
+					t.Fatalf("%q, form %d, in %s: classText %d, a look at every text %d", r.Text, form, c.name, got, found)
+				}
+			}
 		}
 	}
 }
