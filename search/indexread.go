@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -133,13 +132,13 @@ func (ix *index) close() {
 // openIndex maps a segment and checks its header; the rest is read, and
 // checked, as a query needs it.
 func openIndex(path string) (*index, error) {
-	f, err := os.Open(path)
+	f, id, err := openFile(path)
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close() // the mapping stays
+	defer f.close() // the mapping stays
 	ix := &index{path: path}
-	if err := ix.load(f); err != nil {
+	if err := ix.load(f, id); err != nil {
 		ix.close()
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
@@ -161,21 +160,18 @@ func corrupt(format string, a ...any) error {
 // add a candidate, never read outside the file: every candidate's term
 // is checked with its posting list, and every document shown is matched
 // again.
-func (ix *index) load(f *os.File) error {
-	fi, err := f.Stat()
-	if err != nil {
+func (ix *index) load(f segFile, id fileID) error {
+	size := id.fileSize()
+	if size < int64(headerSize) {
+		return corrupt("header: a file of %d bytes", size)
+	}
+	if size > math.MaxInt {
+		return corrupt("a file of %d bytes", size)
+	}
+	var err error
+	if ix.data, ix.release, err = acquireMapping(ix.path, f, id); err != nil {
 		return err
 	}
-	if fi.Size() < int64(headerSize) {
-		return corrupt("header: a file of %d bytes", fi.Size())
-	}
-	if fi.Size() > math.MaxInt {
-		return corrupt("a file of %d bytes", fi.Size())
-	}
-	if ix.data, ix.release, err = acquireMapping(ix.path, f, fi); err != nil {
-		return err
-	}
-	size := uint64(len(ix.data))
 	h := ix.data[:headerSize]
 	ix.cost.bytes += headerSize
 	if string(h[:len(indexMagic)]) != indexMagic {
@@ -191,7 +187,7 @@ func (ix *index) load(f *os.File) error {
 	p = p[8:]
 	for i := range ix.secs {
 		s := section{off: le.Uint64(p), len: le.Uint64(p[8:]), crc: le.Uint32(p[16:])}
-		if s.off > size || s.len > size-s.off {
+		if n := uint64(len(ix.data)); s.off > n || s.len > n-s.off {
 			return corrupt("section %d beyond the end of the file", i)
 		}
 		ix.secs[i] = s

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 )
@@ -20,7 +19,7 @@ import (
 
 // mapping is a segment file's mapping and who uses it.
 type mapping struct {
-	fi    os.FileInfo
+	id    fileID
 	data  []byte
 	refs  int  // open indexes using data
 	stale bool // no longer kept: unmapped when refs falls to 0
@@ -33,29 +32,24 @@ var mappings struct {
 	undone int                 // and unmapped
 }
 
-// sameFile tells whether fi is the file m mapped, unchanged.
-func (m *mapping) sameFile(fi os.FileInfo) bool {
-	return os.SameFile(m.fi, fi) && m.fi.Size() == fi.Size() && m.fi.ModTime().Equal(fi.ModTime())
-}
-
-// acquireMapping returns the mapping of f, opened at path and described
-// by fi (its whole size), shared with the other searches of the same
-// file, and the function that gives it back.
-func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), error) {
+// acquireMapping returns the mapping of f, opened at path, whose
+// identity (and whole size) is id, shared with the other searches of the
+// same file, and the function that gives it back.
+func acquireMapping(path string, f segFile, id fileID) ([]byte, func(), error) {
 	mappings.Lock()
 	defer mappings.Unlock()
 	m := mappings.byPath[path]
-	if m != nil && !m.sameFile(fi) {
+	if m != nil && !m.id.same(id) {
 		m.drop(path)
 		m = nil
 	}
 	if m == nil {
-		data, err := mapFile(f, int(fi.Size()))
+		data, err := f.mapFile(int(id.fileSize()))
 		if err != nil {
 			return nil, nil, err
 		}
 		mappings.made++
-		m = &mapping{fi: fi, data: data}
+		m = &mapping{id: id, data: data}
 		if mappings.byPath == nil {
 			mappings.byPath = map[string]*mapping{}
 		}

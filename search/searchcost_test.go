@@ -361,16 +361,17 @@ const freshSearchEnv = "CGIGATE_TEST_FRESH_SEARCH"
 
 // freshSearch searches the index of dir for "needle", a page of ten, in
 // a fresh process, as a CGI search runs, and says what the search
-// allocated and whether it made crc32's Castagnoli tables.
-func freshSearch(t *testing.T, dir string) (allocated int, crcTables bool) {
+// allocated, whether it made crc32's Castagnoli tables, and whether the
+// process has the runtime's poller (an epoll descriptor) after it.
+func freshSearch(t *testing.T, dir string) (allocated int, crcTables, poller bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFreshSearch$", "-test.count=1")
 	cmd.Env = append(os.Environ(), freshSearchEnv+"="+dir)
 	out, err := cmd.CombinedOutput()
-	if _, serr := fmt.Sscanf(string(out), "allocated %d, crc32 tables %t", &allocated, &crcTables); err != nil || serr != nil {
+	if _, serr := fmt.Sscanf(string(out), "allocated %d, crc32 tables %t, poller %t", &allocated, &crcTables, &poller); err != nil || serr != nil {
 		t.Fatalf("%v, %v: %s", err, serr, out)
 	}
-	return allocated, crcTables
+	return allocated, crcTables, poller
 }
 
 // TestFreshSearch is the search freshSearch runs; without its folder, it
@@ -394,7 +395,24 @@ func TestFreshSearch(t *testing.T) {
 	if err != nil || len(p.Results) != DefaultPageSize || len(p.Warnings) != 0 || !strings.HasPrefix(p.Results[0].Snippet, ellipsis) {
 		t.Fatalf("%v: %+v", err, p)
 	}
-	fmt.Printf("allocated %d, crc32 tables %t\n", after.TotalAlloc-before.TotalAlloc, made)
+	poller := false
+	for fd := range 256 { // by their links: listing the folder would open it
+		if l, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); l == "anon_inode:[eventpoll]" {
+			poller = true
+		}
+	}
+	fmt.Printf("allocated %d, crc32 tables %t, poller %t\n", after.TotalAlloc-before.TotalAlloc, made, poller)
+}
+
+// TestASearchMakesNoPoller: os.Open offers every file to the runtime's
+// poller, whose first use makes an epoll instance and an eventfd, a dozen
+// system calls and a few fresh pages in a CGI process that answers one
+// search, for regular files the poller refuses anyway: the index's files
+// are opened as bare descriptors.
+func TestASearchMakesNoPoller(t *testing.T) {
+	if _, _, poller := freshSearch(t, docsWithANeedle(t, 1<<10)); poller {
+		t.Error("a search in a fresh process made the runtime's poller")
+	}
 }
 
 // docsWithANeedle is an index of 30 ASCII documents of about size bytes,
@@ -419,7 +437,7 @@ func docsWithANeedle(t *testing.T, size int) string {
 // folding the ellipses once made) is made for ASCII text.
 func TestAPageOfResultsAllocatesAboutOneDocument(t *testing.T) {
 	const docSize = 8 << 10
-	n, _ := freshSearch(t, docsWithANeedle(t, docSize))
+	n, _, _ := freshSearch(t, docsWithANeedle(t, docSize))
 	// One document folded and its snippet, the manifest, crc32's tables
 	// (9 KiB: the records alone are 80 KiB to check), the query's work.
 	if most := 2*docSize + 24<<10; n > most {
@@ -437,7 +455,7 @@ func TestASmallSearchChecksWithoutCRC32sTables(t *testing.T) {
 		size int
 		want bool
 	}{{1 << 10, false}, {16 << 10, true}} {
-		if _, made := freshSearch(t, docsWithANeedle(t, tc.size)); made != tc.want {
+		if _, made, _ := freshSearch(t, docsWithANeedle(t, tc.size)); made != tc.want {
 			t.Errorf("a page of 10 results of %d bytes each: crc32's tables made %v; want %v", tc.size, made, tc.want)
 		}
 	}

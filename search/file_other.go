@@ -1,0 +1,56 @@
+//go:build !unix
+
+package search
+
+import (
+	"io"
+	"os"
+)
+
+// segFile is an open index file.
+type segFile struct{ f *os.File }
+
+// fileID tells one file's contents from another's: a segment is never
+// changed in place, so the same file, size and modification time are the
+// same bytes.
+type fileID struct{ fi os.FileInfo }
+
+func (a fileID) same(b fileID) bool {
+	return os.SameFile(a.fi, b.fi) && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime())
+}
+
+// openFile opens path for reading, with its identity.
+func openFile(path string) (segFile, fileID, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return segFile{}, fileID{}, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return segFile{}, fileID{}, err
+	}
+	return segFile{f}, fileID{fi}, nil
+}
+
+func (a fileID) fileSize() int64 { return a.fi.Size() }
+
+// read reads into b from the current offset; 0 and no error at the end.
+func (f segFile) read(b []byte) (int, error) {
+	n, err := f.f.Read(b)
+	if err == io.EOF {
+		err = nil
+	}
+	return n, err
+}
+
+func (f segFile) close() { f.f.Close() }
+
+// mapFile reads f's first size bytes where there is no mmap.
+func (f segFile) mapFile(size int) ([]byte, error) {
+	b := make([]byte, size)
+	_, err := io.ReadFull(f.f, b)
+	return b, err
+}
+
+func unmapFile([]byte) error { return nil }
