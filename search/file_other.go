@@ -35,6 +35,15 @@ func openFile(path string) (segFile, fileID, error) {
 
 func (a fileID) fileSize() int64 { return a.fi.Size() }
 
+// readAt fills b from offset off, or fails.
+func (f segFile) readAt(b []byte, off int64) error {
+	_, err := f.f.ReadAt(b, off)
+	if err == io.EOF {
+		err = errShortRead
+	}
+	return err
+}
+
 // read reads into b from the current offset; 0 and no error at the end.
 func (f segFile) read(b []byte) (int, error) {
 	n, err := f.f.Read(b)
@@ -49,8 +58,7 @@ func (f segFile) close() { f.f.Close() }
 // mapFile reads f's first size bytes where there is no mmap.
 func (f segFile) mapFile(size int) ([]byte, error) {
 	b := make([]byte, size)
-	_, err := io.ReadFull(f.f, b)
-	return b, err
+	return b, f.readAt(b, 0)
 }
 
 func unmapFile([]byte) error { return nil }

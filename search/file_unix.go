@@ -50,6 +50,24 @@ func openFile(path string) (segFile, fileID, error) {
 	return segFile(fd), id, nil
 }
 
+// readAt fills b from offset off, or fails.
+func (f segFile) readAt(b []byte, off int64) error {
+	for len(b) > 0 {
+		n, err := syscall.Pread(int(f), b, off)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return errShortRead
+		}
+		b, off = b[n:], off+int64(n)
+	}
+	return nil
+}
+
 // read reads into b from the current offset; 0 and no error at the end.
 func (f segFile) read(b []byte) (int, error) {
 	for {

@@ -26,6 +26,17 @@ type index struct {
 	keys    []byte     // a small segment's keys; empty: the main one's (mainKey)
 	deleted []uint64   // the earlier segments' keys this one drops
 	cost    searchCost // of the searches so far
+
+	// A segment mapped afresh by this open has none of its pages in the
+	// process's page tables, and a CGI process, which answers one search,
+	// would fault in a page of the document table and one or two of the
+	// records for each document shown: a fault costs several times a
+	// pread of the same bytes. Such a segment's file stays open and its
+	// records are read with pread into rec, reused from one to the next;
+	// a segment already mapped (a FastCGI process's) reads them in place.
+	file  segFile
+	pread bool
+	rec   []byte
 }
 
 // searchCost is the work a search did in the index, counted for the tests
@@ -41,6 +52,9 @@ type searchCost struct {
 // errSegmentGone is a segment the manifest names that is not there: an
 // update replaced the manifest after it was read and removed the segment.
 var errSegmentGone = errors.New("a segment the manifest names is gone")
+
+// errShortRead is a file shorter than the bytes its index names.
+var errShortRead = errors.New("the file ends before the bytes it names")
 
 // searchIndex answers a search from the index whose manifest is at path.
 // An error that wraps fs.ErrNotExist means there is no index (the scan
@@ -123,6 +137,10 @@ func closeSegments(segs []*index) {
 }
 
 func (ix *index) close() {
+	if ix.pread {
+		ix.file.close()
+		ix.pread = false
+	}
 	if ix.release != nil {
 		ix.release()
 		ix.data, ix.release = nil, nil
@@ -136,11 +154,17 @@ func openIndex(path string) (*index, error) {
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	defer f.close() // the mapping stays
 	ix := &index{path: path}
-	if err := ix.load(f, id); err != nil {
+	made, err := ix.load(f, id)
+	if err != nil {
+		f.close()
 		ix.close()
 		return nil, &indexError{Op: "open", Path: path, Err: err}
+	}
+	if made {
+		ix.file, ix.pread = f, true
+	} else {
+		f.close() // the mapping stays
 	}
 	return ix, nil
 }
@@ -159,27 +183,26 @@ func corrupt(format string, a ...any) error {
 // searches (the dictionary's offsets, the grams' keys) can so lose or
 // add a candidate, never read outside the file: every candidate's term
 // is checked with its posting list, and every document shown is matched
-// again.
-func (ix *index) load(f segFile, id fileID) error {
+// again. made tells whether the mapping was made by this load.
+func (ix *index) load(f segFile, id fileID) (made bool, err error) {
 	size := id.fileSize()
 	if size < int64(headerSize) {
-		return corrupt("header: a file of %d bytes", size)
+		return false, corrupt("header: a file of %d bytes", size)
 	}
 	if size > math.MaxInt {
-		return corrupt("a file of %d bytes", size)
+		return false, corrupt("a file of %d bytes", size)
 	}
-	var err error
-	if ix.data, ix.release, err = acquireMapping(ix.path, f, id); err != nil {
-		return err
+	if ix.data, ix.release, made, err = acquireMapping(ix.path, f, id); err != nil {
+		return false, err
 	}
 	h := ix.data[:headerSize]
 	ix.cost.bytes += headerSize
 	if string(h[:len(indexMagic)]) != indexMagic {
-		return corrupt("not a cgigate index of this version (magic %q)", h[:len(indexMagic)])
+		return false, corrupt("not a cgigate index of this version (magic %q)", h[:len(indexMagic)])
 	}
 	le := binary.LittleEndian
 	if checksum(h[:headerSize-4]) != le.Uint32(h[headerSize-4:]) {
-		return corrupt("header checksum")
+		return false, corrupt("header checksum")
 	}
 	p := h[len(indexMagic):]
 	ix.docs = int(le.Uint32(p))
@@ -188,7 +211,7 @@ func (ix *index) load(f segFile, id fileID) error {
 	for i := range ix.secs {
 		s := section{off: le.Uint64(p), len: le.Uint64(p[8:]), crc: le.Uint32(p[16:])}
 		if n := uint64(len(ix.data)); s.off > n || s.len > n-s.off {
-			return corrupt("section %d beyond the end of the file", i)
+			return false, corrupt("section %d beyond the end of the file", i)
 		}
 		ix.secs[i] = s
 		p = p[sectionSize:]
@@ -196,16 +219,16 @@ func (ix *index) load(f segFile, id fileID) error {
 	if ix.secs[secTerms].len != uint64(ix.nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
 		ix.secs[secDictIdx].len != uint64(ix.nTerms)*8 || ix.secs[secGrams].len%gramSize != 0 || ix.secs[secBigrams].len%gramSize != 0 ||
 		ix.secs[secKeys].len != 0 && ix.secs[secKeys].len != uint64(ix.docs)*keySize || ix.secs[secDeleted].len%keySize != 0 {
-		return corrupt("table sizes")
+		return false, corrupt("table sizes")
 	}
 	var parts [secDeleted + 1][]byte
 	for _, i := range [...]int{secKeys, secDeleted} {
 		b, err := ix.section(i)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if checksum(b) != ix.secs[i].crc {
-			return corrupt("section %d checksum", i)
+			return false, corrupt("section %d checksum", i)
 		}
 		parts[i] = b
 	}
@@ -213,7 +236,7 @@ func (ix *index) load(f segFile, id fileID) error {
 	for d := parts[secDeleted]; len(d) > 0; d = d[keySize:] {
 		ix.deleted = append(ix.deleted, binary.LittleEndian.Uint64(d))
 	}
-	return nil
+	return made, nil
 }
 
 // section reads section i whole.
@@ -224,14 +247,40 @@ func (ix *index) section(i int) ([]byte, error) {
 // readAt gives the n bytes at off inside section s, in the mapping: the
 // caller must not keep them past close, nor change them.
 func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
-	if off > s.len || n > s.len-off {
-		return nil, corrupt("offset %d+%d outside its section", off, n)
+	if err := within(s, off, n); err != nil {
+		return nil, err
 	}
 	if n == 0 {
 		return nil, nil
 	}
 	ix.cost.bytes += int(n)
 	return ix.data[s.off+off : s.off+off+n : s.off+off+n], nil
+}
+
+// within checks that the n bytes at off lie inside section s.
+func within(s section, off, n uint64) error {
+	if off > s.len || n > s.len-off {
+		return corrupt("offset %d+%d outside its section", off, n)
+	}
+	return nil
+}
+
+// preadAt is readAt read with pread into b, or into a new buffer of
+// twice b's room if it is too small: the bytes live as long as the
+// buffer is not read into again.
+func (ix *index) preadAt(s section, off, n uint64, b []byte) ([]byte, error) {
+	if err := within(s, off, n); err != nil {
+		return nil, err
+	}
+	if uint64(cap(b)) < n {
+		b = make([]byte, n, max(n, 2*uint64(cap(b))))
+	}
+	b = b[:n]
+	if err := ix.file.readAt(b, int64(s.off+off)); err != nil {
+		return nil, corrupt("reading %d bytes at %d: %v", n, s.off+off, err)
+	}
+	ix.cost.bytes += int(n)
+	return b, nil
 }
 
 // entry reads entry i of the terms or doctab table (tab) and the bytes it
@@ -837,12 +886,18 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 }
 
 // record reads document d's record: its path and title, copied, and its
-// text in the mapping, not copied (a search folds it, and cuts a snippet
-// from it, and keeps nothing of it): the caller must not keep it past
-// close.
+// text in the mapping or the buffer of records read with pread, not
+// copied (a search folds it, and cuts a snippet from it, and keeps
+// nothing of it): the caller must not keep it past the next record, nor
+// past close.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
-	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], nil)
+	var rec []byte
+	if ix.pread {
+		rec, err = ix.precord(d)
+	} else {
+		rec, err = ix.entry(secDocTab, d, ix.secs[secDocs], nil)
+	}
 	if err != nil {
 		return "", "", "", err
 	}
@@ -852,6 +907,25 @@ func (ix *index) record(d int) (rel, title, text string, err error) {
 		return "", "", "", corrupt("document %d", d)
 	}
 	return rel, title, text, nil
+}
+
+// precord is entry(secDocTab, d, secDocs, nil) read with pread: its
+// bytes live until the next.
+func (ix *index) precord(d int) ([]byte, error) {
+	var e [entrySize]byte
+	if _, err := ix.preadAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize, e[:]); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	b, err := ix.preadAt(ix.secs[secDocs], le.Uint64(e[:]), uint64(le.Uint32(e[8:])), ix.rec)
+	if err != nil {
+		return nil, err
+	}
+	ix.rec = b
+	if checksum(b) != le.Uint32(e[12:]) {
+		return nil, corrupt("entry %d checksum", d)
+	}
+	return b, nil
 }
 
 // reader decodes uvarints and length-prefixed strings, keeping the first

@@ -34,8 +34,9 @@ var mappings struct {
 
 // acquireMapping returns the mapping of f, opened at path, whose
 // identity (and whole size) is id, shared with the other searches of the
-// same file, and the function that gives it back.
-func acquireMapping(path string, f segFile, id fileID) ([]byte, func(), error) {
+// same file, the function that gives it back, and whether it was mapped
+// afresh (none of its pages yet in this process's page tables).
+func acquireMapping(path string, f segFile, id fileID) (data []byte, release func(), made bool, err error) {
 	mappings.Lock()
 	defer mappings.Unlock()
 	m := mappings.byPath[path]
@@ -46,8 +47,9 @@ func acquireMapping(path string, f segFile, id fileID) ([]byte, func(), error) {
 	if m == nil {
 		data, err := f.mapFile(int(id.fileSize()))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
+		made = true
 		mappings.made++
 		m = &mapping{id: id, data: data}
 		if mappings.byPath == nil {
@@ -62,7 +64,7 @@ func acquireMapping(path string, f segFile, id fileID) ([]byte, func(), error) {
 		if m.refs--; m.refs == 0 && m.stale {
 			m.unmap()
 		}
-	}, nil
+	}, made, nil
 }
 
 // drop stops keeping m, the mapping of path (each is kept under the one
