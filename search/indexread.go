@@ -509,7 +509,7 @@ type cand struct {
 	doc, score int
 }
 
-// candidates gives each document of the segment that matches q, in
+// candidates adds to top each document of the segment that matches q, in
 // number order, with its score, but those whose key is in dead. A
 // needle (no white space: ParseQuery cuts at it) is looked up in the dictionary, and the posting
 // lists give each document's score and the needles it holds without
@@ -534,7 +534,7 @@ type cand struct {
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err error) {
+func (ix *index) candidates(q *Query, dead map[uint64]bool, top *topK) (err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	// The needles of phrases, whose terms' positions are read.
@@ -567,7 +567,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	}
 	bw, err := ix.bigramWords(needles, func(j int) []uint64 { return bigramKeys[j] })
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for j, n := range needles {
 		if bigramKeys[j] != nil {
@@ -584,7 +584,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -642,23 +642,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		return true, nil
 	}
 	heads := make([]*cursor, 0, len(terms)) // a min-heap by document
-	less := func(i, j int) bool { return heads[i].doc < heads[j].doc }
-	down := func(i int) {
-		for {
-			m := i
-			if l := 2*i + 1; l < len(heads) && less(l, m) {
-				m = l
-			}
-			if r := 2*i + 2; r < len(heads) && less(r, m) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			heads[i], heads[m] = heads[m], heads[i]
-			i = m
-		}
-	}
+	down := func(i int) { siftDown(heads, i, func(a, b *cursor) bool { return a.doc < b.doc }) }
 	cursors := make([]cursor, len(terms)+len(bw.lists))
 	for i := range cursors {
 		c := &cursors[i]
@@ -669,19 +653,19 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			h := hits[t]
 			list, err := ix.entry(secTerms, t, ix.secs[secPostings], h.term)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ix.cost.lists++
 			*c = cursor{h: h, r: reader{b: list}, first: true}
 			if h.phrase {
 				if c.pos.b, err = ix.positions(t, h.term); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		ok, err := next(c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			heads = append(heads, c)
@@ -719,7 +703,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			}
 			ok, err := next(c)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !ok {
 				heads[0] = heads[len(heads)-1]
@@ -733,7 +717,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		for _, w := range counted {
 			text, title, err := bw.count(w, d)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if j := bw.words[w].needle; text+title > 0 {
 				score += needles[j].weight * (text + 3*title)
@@ -759,13 +743,13 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			return false
 		}
 		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
-			cands = append(cands, cand{d, score})
+			top.add(cand{d, score})
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return cands, nil
+	return nil
 }
 
 // postingEntry reads the next entry of a posting list, a term's or a
@@ -832,12 +816,12 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 	total := 0
 	for s := len(segs) - 1; s >= 0; s-- {
 		ix := segs[s]
-		cands, err := ix.candidates(q, dead)
-		if err != nil {
+		top := topK{k: from + n}
+		if err := ix.candidates(q, dead, &top); err != nil {
 			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
-		lists[s] = topCands(cands, from+n)
-		total += len(cands)
+		lists[s] = top.best()
+		total += top.n
 		if len(ix.deleted) > 0 && dead == nil {
 			dead = map[uint64]bool{}
 		}
@@ -973,50 +957,68 @@ func (r *reader) bytes() []byte {
 	return b
 }
 
-// topCands is the k best of cands (in document order), best first: by
-// score, ties by number, as a stable sort by score would give. More than
-// k are kept in a bounded heap, so a page near the top costs what its
-// matches number times the log of the page's end, not a sort of them all.
-func topCands(cands []cand, k int) []cand {
-	better := func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
-	}
-	if k < 0 || k >= len(cands) {
-		slices.SortFunc(cands, better)
-		return cands
-	}
-	if k == 0 {
-		return nil
-	}
-	// heap[0] is the worst kept. The rest come in rising number, so one
-	// that only ties the worst is worse than it and is left out.
-	heap := cands[:k:k]
-	worse := func(i, j int) bool { return better(heap[i], heap[j]) > 0 }
-	down := func(i int) {
-		for {
-			m := i
-			if l := 2*i + 1; l < k && worse(l, m) {
-				m = l
+// topK keeps the k best of the candidates added in number order (every
+// one if k < 0), best first: by score, ties by number, as a stable sort
+// by score would give; and counts them all. Past k they are kept in a
+// bounded heap, so a page near the top costs what its matches number
+// times the log of the page's end, and memory for the page's end: a
+// slice of every match, grown by doubling, faulted in and copied tens of
+// pages in a CGI process for a word matching thousands of documents.
+type topK struct {
+	k    int
+	heap []cand // once k are kept, heap[0] is the worst of them
+	n    int    // candidates added
+}
+
+// better orders candidates best first.
+func better(a, b cand) int {
+	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+}
+
+func (t *topK) add(c cand) {
+	t.n++
+	switch {
+	case t.k < 0 || len(t.heap) < t.k:
+		t.heap = append(t.heap, c)
+		if len(t.heap) == t.k {
+			for i := t.k/2 - 1; i >= 0; i-- {
+				t.down(i)
 			}
-			if r := 2*i + 2; r < k && worse(r, m) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			heap[i], heap[m] = heap[m], heap[i]
-			i = m
 		}
+	case t.k > 0 && c.score > t.heap[0].score:
+		// The candidates come in rising number, so one that only ties
+		// the worst kept is worse than it, and is left out.
+		t.heap[0] = c
+		t.down(0)
 	}
-	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for _, c := range cands[k:] {
-		if c.score > heap[0].score {
-			heap[0] = c
-			down(0)
+}
+
+// down moves heap[i] down to its place: the worse above.
+func (t *topK) down(i int) {
+	siftDown(t.heap, i, func(a, b cand) bool { return better(a, b) > 0 })
+}
+
+// siftDown moves h[i] down to its place in the heap h whose top is the
+// first by first.
+func siftDown[T any](h []T, i int, first func(a, b T) bool) {
+	for {
+		m := i
+		if l := 2*i + 1; l < len(h) && first(h[l], h[m]) {
+			m = l
 		}
+		if r := 2*i + 2; r < len(h) && first(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	slices.SortFunc(heap, better)
-	return heap
+}
+
+// best is the candidates kept, best first.
+func (t *topK) best() []cand {
+	slices.SortFunc(t.heap, better)
+	return t.heap
 }

@@ -219,7 +219,39 @@ func TestQueryCostDoesNotGrowWithTheDocuments(t *testing.T) {
 	t.Logf("over 20,000 documents %+v; over 1,000 %+v", large, small)
 }
 
-func TestTopCandsIsTheHeadOfAStableSortByScore(t *testing.T) {
+// TestWhatAQueryAllocatesDoesNotGrowWithItsMatches: the matches of a
+// segment are counted and the page's best kept as they come, not
+// gathered in a slice of them all (over 100,000 documents a word
+// matching thousands faulted in and copied tens of pages growing it).
+func TestWhatAQueryAllocatesDoesNotGrowWithItsMatches(t *testing.T) {
+	index := func(n int) string {
+		docs := map[string]string{}
+		for i := range n {
+			docs[fmt.Sprintf("d%d/%d.txt", i/1000, i)] = fmt.Sprintf("Doc %d\nalpha needle beta%s", i, strings.Repeat(" needle", i%3))
+		}
+		return built(t, makeIndex(t, docs))
+	}
+	few, many := index(200), index(10000)
+	for _, tc := range []struct {
+		name  string
+		query []string
+	}{
+		{"a word in every document", []string{"needle"}},
+		{"two words in every document", []string{"alpha", "beta"}},
+	} {
+		t.Run(tc.name+" allocates as much over 10,000 documents as over 200", func(t *testing.T) {
+			q := queryOf(t, tc.query...)
+			_, small := indexCostAlloc(t, few, q)
+			_, large := indexCostAlloc(t, many, q)
+			if large > small*3/2 {
+				t.Errorf("over 10,000 documents %d bytes allocated; over 200, %d", large, small)
+			}
+			t.Logf("over 10,000 documents %d bytes allocated; over 200, %d", large, small)
+		})
+	}
+}
+
+func TestTopKIsTheHeadOfAStableSortByScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
 		name      string
@@ -237,13 +269,17 @@ func TestTopCandsIsTheHeadOfAStableSortByScore(t *testing.T) {
 			want := slices.Clone(all)
 			slices.SortStableFunc(want, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
 			for _, k := range []int{-1, 0, 1, 2, 10, tc.n / 2, tc.n - 1, tc.n, tc.n + 1} {
-				got := topCands(slices.Clone(all), k)
+				top := topK{k: k}
+				for _, c := range all {
+					top.add(c)
+				}
+				got := top.best()
 				w := want
 				if k >= 0 && k < len(w) {
 					w = w[:k]
 				}
-				if !slices.Equal(got, w) {
-					t.Errorf("k %d: %v, want %v", k, got, w)
+				if !slices.Equal(got, w) || top.n != tc.n {
+					t.Errorf("k %d: %v of %d, want %v of %d", k, got, top.n, w, tc.n)
 				}
 			}
 		})
