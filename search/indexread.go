@@ -417,23 +417,23 @@ const stretchFree = 4 << 10
 // phrase can be, put back from the positions of the terms holding its
 // words; their memory is reused from document to document.
 type stretches struct {
-	runs []string // each as the text holds it: its terms joined by a space
+	runs []string // each as the text holds it: its terms joined by a space, in buf
 	buf  []byte
 	occ  []occurrence
 	ends []int
 }
 
 // place puts the terms of ts back at their positions in a document and
-// makes s.runs the stretches of consecutive positions in one field. The
-// stretches of a document's folded text and title are parts of them, so
-// past stretchFree bytes, place asks limit for their most (from the
-// document's record) and finds more a corrupt index, whose positions (a
-// byte each) would otherwise make a term's length times as much. Every
-// term a phrase's match touches holds one of the phrase's words
-// (Query.phraseIn: the first word ends in its first term, each later
-// word starts a term or joins the word before inside one), so when ts
-// holds every term holding a word of the phrase, the phrase is in the
-// text if and only if it is in one of the stretches.
+// makes s.runs the stretches of consecutive positions in one field,
+// valid until the next place. The stretches of a document's folded text
+// and title are parts of them, so past stretchFree bytes, place asks
+// limit for their most (from the document's record) and finds more a
+// corrupt index, whose positions (a byte each) would otherwise make a
+// term's length times as much. Every term a phrase's match touches holds
+// one of the phrase's words (Query.phraseIn: the first word ends in its
+// first term, each later word starts a term or joins the word before
+// inside one), so when ts holds every term holding a word of the phrase,
+// the phrase is in the text if and only if it is in one of the stretches.
 func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) error {
 	s.occ = s.occ[:0]
 	for _, t := range ts {
@@ -474,7 +474,11 @@ func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) er
 		s.buf = append(s.buf, o.term...)
 	}
 	s.ends = append(s.ends, len(s.buf))
-	text := string(s.buf) // one string a document, its stretches cut from it
+	// The stretches are cut from s.buf, not from a copy: every document
+	// holding a phrase's words is placed, and a string each would fault
+	// in fresh pages over thousands of them. They live until the next
+	// place.
+	text := unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
 	s.runs = s.runs[:0]
 	start := 0
 	for _, e := range s.ends {

@@ -237,6 +237,7 @@ func TestWhatAQueryAllocatesDoesNotGrowWithItsMatches(t *testing.T) {
 		query []string
 	}{
 		{"a word in every document", []string{"needle"}},
+		{"a phrase in every document", []string{`"alpha needle"`}},
 		{"two words in every document", []string{"alpha", "beta"}},
 	} {
 		t.Run(tc.name+" allocates as much over 10,000 documents as over 200", func(t *testing.T) {
