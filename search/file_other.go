@@ -19,18 +19,16 @@ func (a fileID) same(b fileID) bool {
 	return os.SameFile(a.fi, b.fi) && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime())
 }
 
-// openFile opens path for reading, with its identity.
-func openFile(path string) (segFile, fileID, error) {
+// openFile opens path for reading.
+func openFile(path string) (segFile, error) {
 	f, err := os.Open(path)
-	if err != nil {
-		return segFile{}, fileID{}, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return segFile{}, fileID{}, err
-	}
-	return segFile{f}, fileID{fi}, nil
+	return segFile{f}, err
+}
+
+// identity is the identity of the file f has open.
+func (f segFile) identity() (fileID, error) {
+	fi, err := f.f.Stat()
+	return fileID{fi}, err
 }
 
 func (a fileID) fileSize() int64 { return a.fi.Size() }

@@ -27,27 +27,28 @@ func (a fileID) same(b fileID) bool { return a == b }
 
 func (a fileID) fileSize() int64 { return a.size }
 
-// openFile opens path for reading, with its identity; errors are
-// *os.PathError, as os.Open's.
-func openFile(path string) (segFile, fileID, error) {
-	var fd int
-	var err error
+// openFile opens path for reading; errors are *os.PathError, as
+// os.Open's.
+func openFile(path string) (segFile, error) {
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
 		}
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		return segFile(fd), nil
 	}
-	if err != nil {
-		return -1, fileID{}, &os.PathError{Op: "open", Path: path, Err: err}
-	}
+}
+
+// identity is the identity of the file f has open.
+func (f segFile) identity() (fileID, error) {
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		syscall.Close(fd)
-		return -1, fileID{}, &os.PathError{Op: "stat", Path: path, Err: err}
+	if err := syscall.Fstat(int(f), &st); err != nil {
+		return fileID{}, err
 	}
-	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size, mtime: st.Mtim.Nano()}
-	return segFile(fd), id, nil
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size, mtime: st.Mtim.Nano()}, nil
 }
 
 // readAt fills b from offset off, or fails.

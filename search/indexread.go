@@ -150,12 +150,12 @@ func (ix *index) close() {
 // openIndex maps a segment and checks its header; the rest is read, and
 // checked, as a query needs it.
 func openIndex(path string) (*index, error) {
-	f, id, err := openFile(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
 	ix := &index{path: path}
-	made, err := ix.load(f, id)
+	made, err := ix.load(f)
 	if err != nil {
 		f.close()
 		ix.close()
@@ -184,7 +184,11 @@ func corrupt(format string, a ...any) error {
 // add a candidate, never read outside the file: every candidate's term
 // is checked with its posting list, and every document shown is matched
 // again. made tells whether the mapping was made by this load.
-func (ix *index) load(f segFile, id fileID) (made bool, err error) {
+func (ix *index) load(f segFile) (made bool, err error) {
+	id, err := f.identity()
+	if err != nil {
+		return false, err
+	}
 	size := id.fileSize()
 	if size < int64(headerSize) {
 		return false, corrupt("header: a file of %d bytes", size)

@@ -112,7 +112,7 @@ func decodeManifest(b []byte) (*manifest, error) {
 // readManifest reads and decodes the manifest at path. An error wrapping
 // fs.ErrNotExist means there is no index.
 func readManifest(path string) (*manifest, error) {
-	f, _, err := openFile(path)
+	f, err := openFile(path)
 	if errors.Is(err, syscall.ENOTDIR) { // the folder is a file: no index in it
 		err = &os.PathError{Op: "open", Path: path, Err: os.ErrNotExist}
 	}
@@ -120,8 +120,8 @@ func readManifest(path string) (*manifest, error) {
 		return nil, err
 	}
 	defer f.close()
-	// A manifest is a few hundred bytes: one read, into a buffer that
-	// grows only for a larger one.
+	// No stat: a manifest is a few hundred bytes, one read into a buffer
+	// that grows only for a larger one.
 	b := make([]byte, 0, 512)
 	for {
 		if len(b) == cap(b) {
