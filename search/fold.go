@@ -1,6 +1,7 @@
 package search
 
 import (
+	"io"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -119,6 +120,18 @@ func (w *foldBuf) fold(s string) folded {
 		it.InitString(norm.NFKC, s[at:])
 		for !it.Done() && at+it.Pos() < end {
 			pos, start := at+it.Pos(), len(b)
+			if e := inertRun(s, pos); e > pos {
+				mark(start, pos, true)
+				b = append(b, s[pos:e]...)
+				it.Seek(int64(e-at), io.SeekStart)
+				continue
+			}
+			if c, size, ok := compatASCII(s, pos); ok {
+				b = append(b, lowerASCII(c))
+				mark(start, pos, false)
+				it.Seek(int64(pos+size-at), io.SeekStart)
+				continue
+			}
 			seg := it.Next()
 			if len(seg) == 1 && seg[0] < utf8.RuneSelf && at+it.Pos() == pos+1 { // not Ａ or K (KELVIN SIGN)
 				b = append(b, lowerASCII(seg[0]))
@@ -142,6 +155,84 @@ func (w *foldBuf) fold(s string) folded {
 	f.text = unsafe.String(unsafe.SliceData(b), len(b))
 	w.b, w.spans = b, f.spans
 	return f
+}
+
+// inertRun is the end of the run of kana and ideographs (inert) of s
+// from at, a segment's start, each followed by another, by a character
+// that starts a segment of its own (not a combining voiced sound mark),
+// or by nothing; at when there is none. Each is a segment of NFKC that
+// folds to itself, as ASCII is, and norm.Iter's work for each was most
+// of the cost of folding Japanese text: the run is copied as it is.
+func inertRun(s string, at int) int {
+	end := at
+	for end < len(s) {
+		r, size := utf8.DecodeRuneInString(s[end:])
+		if !inert(r) {
+			break
+		}
+		if n := end + size; n < len(s) && s[n] >= utf8.RuneSelf {
+			if r, _ := utf8.DecodeRuneInString(s[n:]); !inert(r) && !startsSegment(s[n:]) {
+				break
+			}
+		}
+		end += size
+	}
+	return end
+}
+
+// inert tells whether r is hiragana, katakana (and its prolonged sound
+// mark) or a CJK unified ideograph of the basic block: its own NFKC form
+// and case folding, and combining with nothing before it
+// (TestInertRunesFoldToThemselves holds them to x/text's tables).
+func inert(r rune) bool {
+	return 0x3041 <= r && r <= 0x3096 || 0x30a1 <= r && r <= 0x30fc || 0x4e00 <= r && r <= 0x9fff
+}
+
+// compatASCII tells whether s[pos:], a segment's start, is a character
+// other than ASCII whose NFKC form is one ASCII byte (U+3000 IDEOGRAPHIC
+// SPACE, the full-width forms, KELVIN SIGN), c, followed by one that
+// starts a segment of its own, or by nothing: its folding is then c
+// alone, which nothing composes with. norm.Iter would give the same,
+// after composing it, and its first composition in a process builds
+// x/text's table of them (37 KB in fresh pages), which a shown Japanese
+// document with a line of keywords between full-width spaces needed for
+// nothing else.
+func compatASCII(s string, pos int) (c byte, size int, ok bool) {
+	if !mayBeCompatASCII(s[pos:]) {
+		return 0, 0, false
+	}
+	p := norm.NFKC.PropertiesString(s[pos:])
+	d := p.Decomposition()
+	if len(d) != 1 || d[0] >= utf8.RuneSelf || !p.BoundaryBefore() {
+		return 0, 0, false
+	}
+	if n := pos + p.Size(); n < len(s) && !startsSegment(s[n:]) {
+		return 0, 0, false
+	}
+	return d[0], p.Size(), true
+}
+
+// startsSegment tells whether the character s starts with starts a
+// segment of NFKC whatever is before it: neither it nor the first
+// character of its decomposition (ﾥ's is a Hangul final consonant)
+// combines with what is before.
+func startsSegment(s string) bool {
+	p := norm.NFKC.PropertiesString(s)
+	d := p.Decomposition()
+	return p.BoundaryBefore() && (len(d) == 0 || norm.NFKC.Properties(d).BoundaryBefore())
+}
+
+// mayBeCompatASCII tells, by its first bytes, whether s may start with a
+// character whose NFKC form is one ASCII byte (TestCompatASCIILeads holds
+// it to x/text's tables): no kana nor ideograph is looked up for it.
+func mayBeCompatASCII(s string) bool {
+	switch s[0] {
+	case 0xc2, 0xc5, 0xca, 0xcb, 0xcd, 0xe1, 0xe2, 0xea, 0xef, 0xf0:
+		return true
+	case 0xe3: // U+3000 only
+		return len(s) > 1 && s[1] == 0x80
+	}
+	return false
 }
 
 // asciiRun is the end of the run of ASCII bytes of s from at, each

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -41,6 +42,27 @@ func foldEachSegment(s string) folded {
 	return f
 }
 
+func TestInertRunesFoldToThemselves(t *testing.T) {
+	for r := range rune(unicode.MaxRune) {
+		if !inert(r) {
+			continue
+		}
+		s := string(r)
+		if n := norm.NFKC.String(s); n != s || folder.String(n) != s || !startsSegment(s) {
+			t.Errorf("%U: NFKC %q, folded %q, starts a segment %v", r, n, folder.String(n), startsSegment(s))
+		}
+	}
+}
+
+func TestCompatASCIILeads(t *testing.T) {
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		s := string(r)
+		if d := norm.NFKC.PropertiesString(s).Decomposition(); len(d) == 1 && d[0] < utf8.RuneSelf && !mayBeCompatASCII(s) {
+			t.Errorf("%U, whose NFKC form is %q, is not among those mayBeCompatASCII may start", r, d)
+		}
+	}
+}
+
 // randomText is fewer than most runes drawn from alphabet.
 func randomText(rng *rand.Rand, alphabet []rune, most int) string {
 	rs := make([]rune, rng.IntN(most))
@@ -53,7 +75,7 @@ func randomText(rng *rand.Rand, alphabet []rune, most int) string {
 func TestFoldIsEachSegmentFolded(t *testing.T) {
 	// ASCII next to what combines with it or decomposes, Hangul jamo,
 	// characters that fold to several, ellipses, CJK.
-	alphabet := []rune("aZe.  AK\u0301\u0308\u0345\u20dd…ﬁßẞＡｶﾞK\u1100\u1161\u11a8가印\ufdfaΣς\u3000\u00a0İǅ")
+	alphabet := []rune("aZe.  AK\u0301\u0308\u0345\u20dd…ﬁßẞＡｶﾞﾥK\u1100\u1161\u11a8가印刷かがカー、\u3099\u309aㄱ\ufdfaΣς\u3000\u3000\u00a0İǅ")
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 20000 {
 		s := randomText(rng, alphabet, 40)

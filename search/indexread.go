@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -27,6 +26,17 @@ type index struct {
 	keys    []byte     // a small segment's keys; empty: the main one's (mainKey)
 	deleted []uint64   // the earlier segments' keys this one drops
 	cost    searchCost // of the searches so far
+
+	// A segment mapped afresh by this open has none of its pages in the
+	// process's page tables, and a CGI process, which answers one search,
+	// would fault in a page of the document table and one or two of the
+	// records for each document shown: a fault costs several times a
+	// pread of the same bytes. Such a segment's file stays open and its
+	// records are read with pread into rec, reused from one to the next;
+	// a segment already mapped (a FastCGI process's) reads them in place.
+	file  segFile
+	pread bool
+	rec   []byte
 }
 
 // searchCost is the work a search did in the index, counted for the tests
@@ -42,6 +52,9 @@ type searchCost struct {
 // errSegmentGone is a segment the manifest names that is not there: an
 // update replaced the manifest after it was read and removed the segment.
 var errSegmentGone = errors.New("a segment the manifest names is gone")
+
+// errShortRead is a file shorter than the bytes its index names.
+var errShortRead = errors.New("the file ends before the bytes it names")
 
 // searchIndex answers a search from the index whose manifest is at path.
 // An error that wraps fs.ErrNotExist means there is no index (the scan
@@ -124,6 +137,10 @@ func closeSegments(segs []*index) {
 }
 
 func (ix *index) close() {
+	if ix.pread {
+		ix.file.close()
+		ix.pread = false
+	}
 	if ix.release != nil {
 		ix.release()
 		ix.data, ix.release = nil, nil
@@ -133,15 +150,21 @@ func (ix *index) close() {
 // openIndex maps a segment and checks its header; the rest is read, and
 // checked, as a query needs it.
 func openIndex(path string) (*index, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, &indexError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close() // the mapping stays
 	ix := &index{path: path}
-	if err := ix.load(f); err != nil {
+	made, err := ix.load(f)
+	if err != nil {
+		f.close()
 		ix.close()
 		return nil, &indexError{Op: "open", Path: path, Err: err}
+	}
+	if made {
+		ix.file, ix.pread = f, true
+	} else {
+		f.close() // the mapping stays
 	}
 	return ix, nil
 }
@@ -160,30 +183,30 @@ func corrupt(format string, a ...any) error {
 // searches (the dictionary's offsets, the grams' keys) can so lose or
 // add a candidate, never read outside the file: every candidate's term
 // is checked with its posting list, and every document shown is matched
-// again.
-func (ix *index) load(f *os.File) error {
-	fi, err := f.Stat()
+// again. made tells whether the mapping was made by this load.
+func (ix *index) load(f segFile) (made bool, err error) {
+	id, err := f.identity()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if fi.Size() < int64(headerSize) {
-		return corrupt("header: a file of %d bytes", fi.Size())
+	size := id.fileSize()
+	if size < int64(headerSize) {
+		return false, corrupt("header: a file of %d bytes", size)
 	}
-	if fi.Size() > math.MaxInt {
-		return corrupt("a file of %d bytes", fi.Size())
+	if size > math.MaxInt {
+		return false, corrupt("a file of %d bytes", size)
 	}
-	if ix.data, ix.release, err = acquireMapping(ix.path, f, fi); err != nil {
-		return err
+	if ix.data, ix.release, made, err = acquireMapping(ix.path, f, id); err != nil {
+		return false, err
 	}
-	size := uint64(len(ix.data))
 	h := ix.data[:headerSize]
 	ix.cost.bytes += headerSize
 	if string(h[:len(indexMagic)]) != indexMagic {
-		return corrupt("not a cgigate index of this version (magic %q)", h[:len(indexMagic)])
+		return false, corrupt("not a cgigate index of this version (magic %q)", h[:len(indexMagic)])
 	}
 	le := binary.LittleEndian
 	if checksum(h[:headerSize-4]) != le.Uint32(h[headerSize-4:]) {
-		return corrupt("header checksum")
+		return false, corrupt("header checksum")
 	}
 	p := h[len(indexMagic):]
 	ix.docs = int(le.Uint32(p))
@@ -191,8 +214,8 @@ func (ix *index) load(f *os.File) error {
 	p = p[8:]
 	for i := range ix.secs {
 		s := section{off: le.Uint64(p), len: le.Uint64(p[8:]), crc: le.Uint32(p[16:])}
-		if s.off > size || s.len > size-s.off {
-			return corrupt("section %d beyond the end of the file", i)
+		if n := uint64(len(ix.data)); s.off > n || s.len > n-s.off {
+			return false, corrupt("section %d beyond the end of the file", i)
 		}
 		ix.secs[i] = s
 		p = p[sectionSize:]
@@ -200,16 +223,16 @@ func (ix *index) load(f *os.File) error {
 	if ix.secs[secTerms].len != uint64(ix.nTerms)*entrySize || ix.secs[secDocTab].len != uint64(ix.docs)*entrySize ||
 		ix.secs[secDictIdx].len != uint64(ix.nTerms)*8 || ix.secs[secGrams].len%gramSize != 0 || ix.secs[secBigrams].len%gramSize != 0 ||
 		ix.secs[secKeys].len != 0 && ix.secs[secKeys].len != uint64(ix.docs)*keySize || ix.secs[secDeleted].len%keySize != 0 {
-		return corrupt("table sizes")
+		return false, corrupt("table sizes")
 	}
 	var parts [secDeleted + 1][]byte
 	for _, i := range [...]int{secKeys, secDeleted} {
 		b, err := ix.section(i)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if checksum(b) != ix.secs[i].crc {
-			return corrupt("section %d checksum", i)
+			return false, corrupt("section %d checksum", i)
 		}
 		parts[i] = b
 	}
@@ -217,7 +240,7 @@ func (ix *index) load(f *os.File) error {
 	for d := parts[secDeleted]; len(d) > 0; d = d[keySize:] {
 		ix.deleted = append(ix.deleted, binary.LittleEndian.Uint64(d))
 	}
-	return nil
+	return made, nil
 }
 
 // section reads section i whole.
@@ -228,14 +251,40 @@ func (ix *index) section(i int) ([]byte, error) {
 // readAt gives the n bytes at off inside section s, in the mapping: the
 // caller must not keep them past close, nor change them.
 func (ix *index) readAt(s section, off, n uint64) ([]byte, error) {
-	if off > s.len || n > s.len-off {
-		return nil, corrupt("offset %d+%d outside its section", off, n)
+	if err := within(s, off, n); err != nil {
+		return nil, err
 	}
 	if n == 0 {
 		return nil, nil
 	}
 	ix.cost.bytes += int(n)
 	return ix.data[s.off+off : s.off+off+n : s.off+off+n], nil
+}
+
+// within checks that the n bytes at off lie inside section s.
+func within(s section, off, n uint64) error {
+	if off > s.len || n > s.len-off {
+		return corrupt("offset %d+%d outside its section", off, n)
+	}
+	return nil
+}
+
+// preadAt is readAt read with pread into b, or into a new buffer of
+// twice b's room if it is too small: the bytes live as long as the
+// buffer is not read into again.
+func (ix *index) preadAt(s section, off, n uint64, b []byte) ([]byte, error) {
+	if err := within(s, off, n); err != nil {
+		return nil, err
+	}
+	if uint64(cap(b)) < n {
+		b = make([]byte, n, max(n, 2*uint64(cap(b))))
+	}
+	b = b[:n]
+	if err := ix.file.readAt(b, int64(s.off+off)); err != nil {
+		return nil, corrupt("reading %d bytes at %d: %v", n, s.off+off, err)
+	}
+	ix.cost.bytes += int(n)
+	return b, nil
 }
 
 // entry reads entry i of the terms or doctab table (tab) and the bytes it
@@ -372,23 +421,23 @@ const stretchFree = 4 << 10
 // phrase can be, put back from the positions of the terms holding its
 // words; their memory is reused from document to document.
 type stretches struct {
-	runs []string // each as the text holds it: its terms joined by a space
+	runs []string // each as the text holds it: its terms joined by a space, in buf
 	buf  []byte
 	occ  []occurrence
 	ends []int
 }
 
 // place puts the terms of ts back at their positions in a document and
-// makes s.runs the stretches of consecutive positions in one field. The
-// stretches of a document's folded text and title are parts of them, so
-// past stretchFree bytes, place asks limit for their most (from the
-// document's record) and finds more a corrupt index, whose positions (a
-// byte each) would otherwise make a term's length times as much. Every
-// term a phrase's match touches holds one of the phrase's words
-// (Query.phraseIn: the first word ends in its first term, each later
-// word starts a term or joins the word before inside one), so when ts
-// holds every term holding a word of the phrase, the phrase is in the
-// text if and only if it is in one of the stretches.
+// makes s.runs the stretches of consecutive positions in one field,
+// valid until the next place. The stretches of a document's folded text
+// and title are parts of them, so past stretchFree bytes, place asks
+// limit for their most (from the document's record) and finds more a
+// corrupt index, whose positions (a byte each) would otherwise make a
+// term's length times as much. Every term a phrase's match touches holds
+// one of the phrase's words (Query.phraseIn: the first word ends in its
+// first term, each later word starts a term or joins the word before
+// inside one), so when ts holds every term holding a word of the phrase,
+// the phrase is in the text if and only if it is in one of the stretches.
 func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) error {
 	s.occ = s.occ[:0]
 	for _, t := range ts {
@@ -429,7 +478,11 @@ func (s *stretches) place(ix *index, ts []termsAt, limit func() (int, error)) er
 		s.buf = append(s.buf, o.term...)
 	}
 	s.ends = append(s.ends, len(s.buf))
-	text := string(s.buf) // one string a document, its stretches cut from it
+	// The stretches are cut from s.buf, not from a copy: every document
+	// holding a phrase's words is placed, and a string each would fault
+	// in fresh pages over thousands of them. They live until the next
+	// place.
+	text := unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
 	s.runs = s.runs[:0]
 	start := 0
 	for _, e := range s.ends {
@@ -464,7 +517,7 @@ type cand struct {
 	doc, score int
 }
 
-// candidates gives each document of the segment that matches q, in
+// candidates adds to top each document of the segment that matches q, in
 // number order, with its score, but those whose key is in dead. A
 // needle (no white space: ParseQuery cuts at it) is looked up in the dictionary, and the posting
 // lists give each document's score and the needles it holds without
@@ -489,7 +542,7 @@ type cand struct {
 // The file is checked as it is read: a document number outside the
 // table, a count that no build writes, a record whose path eachDoc would
 // not give (a link off the site) are errCorruptIndex.
-func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err error) {
+func (ix *index) candidates(q *Query, dead map[uint64]bool, top *topK) (err error) {
 	needles := q.needles
 	words := (len(needles) + 63) / 64 // of a bit set of needles
 	// The needles of phrases, whose terms' positions are read.
@@ -522,7 +575,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 	}
 	bw, err := ix.bigramWords(needles, func(j int) []uint64 { return bigramKeys[j] })
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for j, n := range needles {
 		if bigramKeys[j] != nil {
@@ -539,7 +592,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	terms := make([]int, 0, len(hits))
@@ -597,23 +650,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		return true, nil
 	}
 	heads := make([]*cursor, 0, len(terms)) // a min-heap by document
-	less := func(i, j int) bool { return heads[i].doc < heads[j].doc }
-	down := func(i int) {
-		for {
-			m := i
-			if l := 2*i + 1; l < len(heads) && less(l, m) {
-				m = l
-			}
-			if r := 2*i + 2; r < len(heads) && less(r, m) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			heads[i], heads[m] = heads[m], heads[i]
-			i = m
-		}
-	}
+	down := func(i int) { siftDown(heads, i, func(a, b *cursor) bool { return a.doc < b.doc }) }
 	cursors := make([]cursor, len(terms)+len(bw.lists))
 	for i := range cursors {
 		c := &cursors[i]
@@ -624,19 +661,19 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			h := hits[t]
 			list, err := ix.entry(secTerms, t, ix.secs[secPostings], h.term)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ix.cost.lists++
 			*c = cursor{h: h, r: reader{b: list}, first: true}
 			if h.phrase {
 				if c.pos.b, err = ix.positions(t, h.term); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		ok, err := next(c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			heads = append(heads, c)
@@ -674,7 +711,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			}
 			ok, err := next(c)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !ok {
 				heads[0] = heads[len(heads)-1]
@@ -688,7 +725,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 		for _, w := range counted {
 			text, title, err := bw.count(w, d)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if j := bw.words[w].needle; text+title > 0 {
 				score += needles[j].weight * (text + 3*title)
@@ -714,13 +751,13 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool) (cands []cand, err e
 			return false
 		}
 		if q.matches(func(i int) bool { return row[i/64]&(1<<(i%64)) != 0 }, phrase) {
-			cands = append(cands, cand{d, score})
+			top.add(cand{d, score})
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return cands, nil
+	return nil
 }
 
 // postingEntry reads the next entry of a posting list, a term's or a
@@ -787,12 +824,12 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 	total := 0
 	for s := len(segs) - 1; s >= 0; s-- {
 		ix := segs[s]
-		cands, err := ix.candidates(q, dead)
-		if err != nil {
+		top := topK{k: from + n}
+		if err := ix.candidates(q, dead, &top); err != nil {
 			return nil, 0, &indexError{Op: "read", Path: ix.path, Err: err}
 		}
-		lists[s] = topCands(cands, from+n)
-		total += len(cands)
+		lists[s] = top.best()
+		total += top.n
 		if len(ix.deleted) > 0 && dead == nil {
 			dead = map[uint64]bool{}
 		}
@@ -841,12 +878,18 @@ func searchSegments(segs []*index, q *Query, from, n int) ([]hit, int, error) {
 }
 
 // record reads document d's record: its path and title, copied, and its
-// text in the mapping, not copied (a search folds it, and cuts a snippet
-// from it, and keeps nothing of it): the caller must not keep it past
-// close.
+// text in the mapping or the buffer of records read with pread, not
+// copied (a search folds it, and cuts a snippet from it, and keeps
+// nothing of it): the caller must not keep it past the next record, nor
+// past close.
 func (ix *index) record(d int) (rel, title, text string, err error) {
 	ix.cost.records++
-	rec, err := ix.entry(secDocTab, d, ix.secs[secDocs], nil)
+	var rec []byte
+	if ix.pread {
+		rec, err = ix.precord(d)
+	} else {
+		rec, err = ix.entry(secDocTab, d, ix.secs[secDocs], nil)
+	}
 	if err != nil {
 		return "", "", "", err
 	}
@@ -856,6 +899,25 @@ func (ix *index) record(d int) (rel, title, text string, err error) {
 		return "", "", "", corrupt("document %d", d)
 	}
 	return rel, title, text, nil
+}
+
+// precord is entry(secDocTab, d, secDocs, nil) read with pread: its
+// bytes live until the next.
+func (ix *index) precord(d int) ([]byte, error) {
+	var e [entrySize]byte
+	if _, err := ix.preadAt(ix.secs[secDocTab], uint64(d)*entrySize, entrySize, e[:]); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	b, err := ix.preadAt(ix.secs[secDocs], le.Uint64(e[:]), uint64(le.Uint32(e[8:])), ix.rec)
+	if err != nil {
+		return nil, err
+	}
+	ix.rec = b
+	if checksum(b) != le.Uint32(e[12:]) {
+		return nil, corrupt("entry %d checksum", d)
+	}
+	return b, nil
 }
 
 // reader decodes uvarints and length-prefixed strings, keeping the first
@@ -903,50 +965,68 @@ func (r *reader) bytes() []byte {
 	return b
 }
 
-// topCands is the k best of cands (in document order), best first: by
-// score, ties by number, as a stable sort by score would give. More than
-// k are kept in a bounded heap, so a page near the top costs what its
-// matches number times the log of the page's end, not a sort of them all.
-func topCands(cands []cand, k int) []cand {
-	better := func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
-	}
-	if k < 0 || k >= len(cands) {
-		slices.SortFunc(cands, better)
-		return cands
-	}
-	if k == 0 {
-		return nil
-	}
-	// heap[0] is the worst kept. The rest come in rising number, so one
-	// that only ties the worst is worse than it and is left out.
-	heap := cands[:k:k]
-	worse := func(i, j int) bool { return better(heap[i], heap[j]) > 0 }
-	down := func(i int) {
-		for {
-			m := i
-			if l := 2*i + 1; l < k && worse(l, m) {
-				m = l
+// topK keeps the k best of the candidates added in number order (every
+// one if k < 0), best first: by score, ties by number, as a stable sort
+// by score would give; and counts them all. Past k they are kept in a
+// bounded heap, so a page near the top costs what its matches number
+// times the log of the page's end, and memory for the page's end: a
+// slice of every match, grown by doubling, faulted in and copied tens of
+// pages in a CGI process for a word matching thousands of documents.
+type topK struct {
+	k    int
+	heap []cand // once k are kept, heap[0] is the worst of them
+	n    int    // candidates added
+}
+
+// better orders candidates best first.
+func better(a, b cand) int {
+	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+}
+
+func (t *topK) add(c cand) {
+	t.n++
+	switch {
+	case t.k < 0 || len(t.heap) < t.k:
+		t.heap = append(t.heap, c)
+		if len(t.heap) == t.k {
+			for i := t.k/2 - 1; i >= 0; i-- {
+				t.down(i)
 			}
-			if r := 2*i + 2; r < k && worse(r, m) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			heap[i], heap[m] = heap[m], heap[i]
-			i = m
 		}
+	case t.k > 0 && c.score > t.heap[0].score:
+		// The candidates come in rising number, so one that only ties
+		// the worst kept is worse than it, and is left out.
+		t.heap[0] = c
+		t.down(0)
 	}
-	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for _, c := range cands[k:] {
-		if c.score > heap[0].score {
-			heap[0] = c
-			down(0)
+}
+
+// down moves heap[i] down to its place: the worse above.
+func (t *topK) down(i int) {
+	siftDown(t.heap, i, func(a, b cand) bool { return better(a, b) > 0 })
+}
+
+// siftDown moves h[i] down to its place in the heap h whose top is the
+// first by first.
+func siftDown[T any](h []T, i int, first func(a, b T) bool) {
+	for {
+		m := i
+		if l := 2*i + 1; l < len(h) && first(h[l], h[m]) {
+			m = l
 		}
+		if r := 2*i + 2; r < len(h) && first(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	slices.SortFunc(heap, better)
-	return heap
+}
+
+// best is the candidates kept, best first.
+func (t *topK) best() []cand {
+	slices.SortFunc(t.heap, better)
+	return t.heap
 }

@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -112,22 +112,32 @@ func decodeManifest(b []byte) (*manifest, error) {
 // readManifest reads and decodes the manifest at path. An error wrapping
 // fs.ErrNotExist means there is no index.
 func readManifest(path string) (*manifest, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if errors.Is(err, syscall.ENOTDIR) { // the folder is a file: no index in it
 		err = &os.PathError{Op: "open", Path: path, Err: os.ErrNotExist}
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	// No stat: a manifest is a few hundred bytes, within io.ReadAll's
-	// first buffer.
-	b, err := io.ReadAll(io.LimitReader(f, maxManifest))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) >= maxManifest {
-		return nil, corrupt("manifest larger than %d bytes", maxManifest)
+	defer f.close()
+	// No stat: a manifest is a few hundred bytes, one read into a buffer
+	// that grows only for a larger one.
+	b := make([]byte, 0, 512)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := f.read(b[len(b):min(cap(b), maxManifest)])
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		b = b[:len(b)+n]
+		if len(b) >= maxManifest {
+			return nil, corrupt("manifest larger than %d bytes", maxManifest)
+		}
 	}
 	return decodeManifest(b)
 }

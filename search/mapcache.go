@@ -1,7 +1,6 @@
 package search
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 )
@@ -20,7 +19,7 @@ import (
 
 // mapping is a segment file's mapping and who uses it.
 type mapping struct {
-	fi    os.FileInfo
+	id    fileID
 	data  []byte
 	refs  int  // open indexes using data
 	stale bool // no longer kept: unmapped when refs falls to 0
@@ -33,29 +32,26 @@ var mappings struct {
 	undone int                 // and unmapped
 }
 
-// sameFile tells whether fi is the file m mapped, unchanged.
-func (m *mapping) sameFile(fi os.FileInfo) bool {
-	return os.SameFile(m.fi, fi) && m.fi.Size() == fi.Size() && m.fi.ModTime().Equal(fi.ModTime())
-}
-
-// acquireMapping returns the mapping of f, opened at path and described
-// by fi (its whole size), shared with the other searches of the same
-// file, and the function that gives it back.
-func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), error) {
+// acquireMapping returns the mapping of f, opened at path, whose
+// identity (and whole size) is id, shared with the other searches of the
+// same file, the function that gives it back, and whether it was mapped
+// afresh (none of its pages yet in this process's page tables).
+func acquireMapping(path string, f segFile, id fileID) (data []byte, release func(), made bool, err error) {
 	mappings.Lock()
 	defer mappings.Unlock()
 	m := mappings.byPath[path]
-	if m != nil && !m.sameFile(fi) {
+	if m != nil && !m.id.same(id) {
 		m.drop(path)
 		m = nil
 	}
 	if m == nil {
-		data, err := mapFile(f, int(fi.Size()))
+		data, err := f.mapFile(int(id.fileSize()))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
+		made = true
 		mappings.made++
-		m = &mapping{fi: fi, data: data}
+		m = &mapping{id: id, data: data}
 		if mappings.byPath == nil {
 			mappings.byPath = map[string]*mapping{}
 		}
@@ -68,7 +64,7 @@ func acquireMapping(path string, f *os.File, fi os.FileInfo) ([]byte, func(), er
 		if m.refs--; m.refs == 0 && m.stale {
 			m.unmap()
 		}
-	}, nil
+	}, made, nil
 }
 
 // drop stops keeping m, the mapping of path (each is kept under the one

@@ -1,12 +1,14 @@
 package search
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -162,5 +164,82 @@ func TestAPageOutlivesTheMappingItWasReadFrom(t *testing.T) {
 	}
 	if !strings.Contains(before, "Präss") || !strings.Contains(before, "wörd") {
 		t.Errorf("the page %q lacks the documents' title and text", before)
+	}
+}
+
+// protectRecords makes the pages of ix's mapping that hold only records
+// or their table entries unreadable, and gives back the function that
+// makes them readable again. It fails the test if there are none.
+func protectRecords(t *testing.T, ix *index) func() {
+	t.Helper()
+	page := uint64(os.Getpagesize())
+	var undo []func()
+	for _, i := range []int{secDocs, secDocTab} {
+		s := ix.secs[i]
+		lo, hi := (s.off+page-1)/page*page, (s.off+s.len)/page*page
+		if lo >= hi {
+			continue
+		}
+		b := ix.data[lo:hi]
+		if err := syscall.Mprotect(b, syscall.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		undo = append(undo, func() { syscall.Mprotect(b, syscall.PROT_READ) })
+	}
+	if len(undo) == 0 {
+		t.Fatal("no page holds only records")
+	}
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+}
+
+func TestRecordsAreReadWithPreadWhenTheSegmentIsMappedAfresh(t *testing.T) {
+	// In a process that has not read the segment before, its records'
+	// pages are not in the page tables, and a pread of each record costs
+	// less than the faults of reading it in place; once a search has
+	// mapped the segment (a FastCGI process), its pages are, and the
+	// records are read in place. Shown by making the records' pages of
+	// the mapping unreadable: a record read in place faults.
+	for _, tc := range []struct {
+		name    string
+		fresh   bool
+		inPlace bool
+	}{
+		{"a search that maps the segment reads no record through the mapping", true, false},
+		{"a search of a segment already mapped reads the records in place", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := docsWithANeedle(t, 8<<10)
+			path := filepath.Join(dir, IndexName)
+			q := queryOf(t, "needle")
+			first, err := openSegments(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closeSegments(first)
+			segs := first
+			if !tc.fresh {
+				if segs, err = openSegments(path); err != nil {
+					t.Fatal(err)
+				}
+				defer closeSegments(segs)
+			}
+			want, wantTotal, err := searchMapped(first, q, 0, 10)
+			if err != nil || len(want) != 10 {
+				t.Fatalf("the search before the pages are protected: %v, %d hits", err, len(want))
+			}
+			unprotect := protectRecords(t, segs[0])
+			got, total, err := searchMapped(segs, q, 0, 10)
+			unprotect()
+			if faulted := errors.Is(err, errCorruptIndex); faulted != tc.inPlace {
+				t.Fatalf("read in place (a fault): %v, want %v (error %v)", faulted, tc.inPlace, err)
+			}
+			if !tc.inPlace && (total != wantTotal || fmt.Sprint(got) != fmt.Sprint(want)) {
+				t.Errorf("with the records' pages unreadable: %d, %v; want %d, %v", total, got, wantTotal, want)
+			}
+		})
 	}
 }
