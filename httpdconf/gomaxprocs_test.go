@@ -52,6 +52,11 @@ func TestRenderedConfigGivesCGIGateOneProcessorForSmallRequestsOnly(t *testing.T
 				if r.Status != http.StatusOK {
 					t.Fatalf("%s %s: %d %q\n%s", tt.method, tt.target, r.Status, r.Body, s.ErrorLog())
 				}
+				// The condition reads a request header without making the
+				// answer vary by it.
+				if v := r.Header.Values("Vary"); len(v) > 0 {
+					t.Errorf("Vary %q: the configuration's condition added it", v)
+				}
 				var rep apachetest.EchoReport
 				if err := json.Unmarshal(r.Body, &rep); err != nil {
 					t.Fatal(err)
