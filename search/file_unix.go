@@ -48,7 +48,7 @@ func (f segFile) identity() (fileID, error) {
 	if err := syscall.Fstat(int(f), &st); err != nil {
 		return fileID{}, err
 	}
-	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size, mtime: st.Mtim.Nano()}, nil
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size, mtime: mtime(&st)}, nil
 }
 
 // readAt fills b from offset off, or fails.
