@@ -12,10 +12,10 @@
 // span its allocation cache holds (package oneproc), so it is given up
 // as early as a program can; only GOMAXPROCS in the environment avoids
 // the second P altogether, which is why the Apache configurations that
-// httpdconf renders and ships set GOMAXPROCS=1 for cgigate's requests with
-// a body of at most SmallBody bytes (a test holds the two to each other). A large body keeps the default, where the
-// GC's background workers on the other core shorten the request's wall
-// time.
+// httpdconf renders and ships set GOMAXPROCS=1 for cgigate's requests
+// with a body of at most SmallBody bytes (a test holds the two to each
+// other). A large body keeps the default, where the GC's background
+// workers on the other core shorten the request's wall time.
 //
 // One P is set first, by package oneproc, which imports nothing but
 // runtime and so is initialised before the packages that allocate or
