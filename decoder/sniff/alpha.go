@@ -418,13 +418,16 @@ load:
 		if i > 0 {
 			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if !startersOnly(t) && len(t) <= iterLimit && hasMarkLead(t) {
+		switch {
+		case startersOnly(t):
+			// Already in NFC: nothing to compose.
+		case len(t) <= iterLimit && hasMarkLead(t):
 			// A combining mark (windows-1258's tone marks): composed
 			// a segment at a time, without the quick check, which
 			// would stop at the mark anyway.
 			s.nfc = s.composeSegments(s.nfc[:0], t)
 			t = unsafe.String(unsafe.SliceData(s.nfc), len(s.nfc))
-		} else if !startersOnly(t) && norm.NFC.QuickSpanString(t) < len(t) {
+		case norm.NFC.QuickSpanString(t) < len(t):
 			// Composed into a buffer of the scorer's own: t does not
 			// outlive this iteration. A short text through an Iter of
 			// the scorer's own, as norm.NFC.AppendString allocates its
