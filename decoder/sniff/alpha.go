@@ -418,13 +418,16 @@ load:
 		if i > 0 {
 			s.gs = append(s.gs, asciiGlyphs[' '])
 		}
-		if !startersOnly(t) && len(t) <= iterLimit && hasMarkLead(t) {
+		switch {
+		case startersOnly(t):
+			// Already in NFC: nothing to compose.
+		case len(t) <= iterLimit && hasMarkLead(t):
 			// A combining mark (windows-1258's tone marks): composed
 			// a segment at a time, without the quick check, which
 			// would stop at the mark anyway.
 			s.nfc = s.composeSegments(s.nfc[:0], t)
 			t = unsafe.String(unsafe.SliceData(s.nfc), len(s.nfc))
-		} else if !startersOnly(t) && norm.NFC.QuickSpanString(t) < len(t) {
+		case norm.NFC.QuickSpanString(t) < len(t):
 			// Composed into a buffer of the scorer's own: t does not
 			// outlive this iteration. A short text through an Iter of
 			// the scorer's own, as norm.NFC.AppendString allocates its
@@ -432,10 +435,7 @@ load:
 			// value's time); a long one in AppendString's one pass,
 			// faster than the Iter's segment at a time.
 			if len(t) <= iterLimit {
-				s.nfc = s.nfc[:0]
-				for s.iter.InitString(norm.NFC, t); !s.iter.Done(); {
-					s.nfc = append(s.nfc, s.iter.Next()...)
-				}
+				s.nfc = s.appendNFC(s.nfc[:0], t)
 			} else {
 				s.nfc = norm.NFC.AppendString(s.nfc[:0], t)
 			}
@@ -524,11 +524,18 @@ func (s *textScorer) composePiece(dst []byte, piece string) []byte {
 		return append(dst, e.out[:e.nOut]...)
 	}
 	start := len(dst)
-	for s.iter.InitString(norm.NFC, piece); !s.iter.Done(); {
-		dst = append(dst, s.iter.Next()...)
-	}
+	dst = s.appendNFC(dst, piece)
 	if out := dst[start:]; len(piece) <= len(e.in) && len(out) <= len(e.out) {
 		e.nIn, e.nOut = uint8(copy(e.in[:], piece)), uint8(copy(e.out[:], out))
+	}
+	return dst
+}
+
+// appendNFC appends NFC of t to dst through s.iter, which, unlike
+// norm.NFC.AppendString, allocates nothing on each call.
+func (s *textScorer) appendNFC(dst []byte, t string) []byte {
+	for s.iter.InitString(norm.NFC, t); !s.iter.Done(); {
+		dst = append(dst, s.iter.Next()...)
 	}
 	return dst
 }

@@ -279,11 +279,7 @@ func (c *candidate) composed(samples [][]byte) bool {
 // the table like any other letter, and the text needs no decoder
 // (TestMarksThatComposeWithNothingAreScoredByTheTable).
 func (c *candidate) composesToItself(samples [][]byte, sc *scratch) bool {
-	n := len(samples) - 1
-	for _, s := range samples {
-		n += len(s)
-	}
-	if n > stableLimit {
+	if readingRunes(samples)-1 > stableLimit { // the samples, a space between each two
 		return false
 	}
 	for i := range samples {
