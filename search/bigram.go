@@ -177,23 +177,23 @@ type bigramWords struct {
 }
 
 // bigramWords finds the lists of the bigrams of the words of needles
-// that picks gives keys (wordBigrams') for: a word with a bigram in no
-// document of the segment is in none, and its other lists are not read
-// for it.
-func (ix *index) bigramWords(needles []needle, picks func(j int) []uint64) (*bigramWords, error) {
-	return newBigramWords(ix, needles, picks, func(k uint64) ([]byte, error) {
+// that keys gives bigrams (wordBigrams') for, keys[j] needles[j]'s: a
+// word with a bigram in no document of the segment is in none, and its
+// other lists are not read for it.
+func (ix *index) bigramWords(needles []needle, keys [][]uint64) (*bigramWords, error) {
+	return newBigramWords(ix, needles, keys, func(k uint64) ([]byte, error) {
 		return ix.keyedList(secBigrams, secBigramLists, k)
 	})
 }
 
 // newBigramWords is bigramWords, finding a bigram's entry in the bigram
 // lists section (nil when it has none) with entry.
-func newBigramWords(ix *index, needles []needle, picks func(j int) []uint64, entry func(k uint64) ([]byte, error)) (*bigramWords, error) {
+func newBigramWords(ix *index, needles []needle, wordKeys [][]uint64, entry func(k uint64) ([]byte, error)) (*bigramWords, error) {
 	bw := &bigramWords{ix: ix}
 	found := map[uint64][]byte{} // a bigram's entry, nil when it has none
 	at := map[uint64]int{}       // a bigram's place in bw.lists
 	for j, n := range needles {
-		keys := picks(j)
+		keys := wordKeys[j]
 		if keys == nil {
 			continue
 		}

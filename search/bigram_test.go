@@ -129,10 +129,12 @@ func bigramCountOf(t *testing.T, text, word string) int {
 // documents whose bigram lists section holds entries.
 func bigramWordsOf(docs int, entries map[string][]byte, words ...string) (*bigramWords, error) {
 	var needles []needle
+	var keys [][]uint64
 	for _, w := range words {
 		needles = append(needles, needle{word: w, weight: 1})
+		keys = append(keys, wordBigrams(w))
 	}
-	return newBigramWords(&index{docs: docs}, needles, func(j int) []uint64 { return wordBigrams(words[j]) }, func(k uint64) ([]byte, error) {
+	return newBigramWords(&index{docs: docs}, needles, keys, func(k uint64) ([]byte, error) {
 		return entries[bigramMark+gramString(k)], nil
 	})
 }

@@ -213,9 +213,11 @@ func compatASCII(s string, pos int) (c byte, size int, ok bool) {
 }
 
 // startsSegment tells whether the character s starts with starts a
-// segment of NFKC whatever is before it: neither it nor the first
-// character of its decomposition (ﾥ's is a Hangul final consonant)
-// combines with what is before.
+// segment of NFKC (norm.Iter cuts before it) whatever is before it:
+// neither it nor the first character of its decomposition combines with
+// what is before. BoundaryBefore is the character's own property, but a
+// Hangul compatibility jamo (ㅡ, ﾡ, ﾥ) decomposes to a conjoining one
+// that composes with what precedes it.
 func startsSegment(s string) bool {
 	p := norm.NFKC.PropertiesString(s)
 	d := p.Decomposition()

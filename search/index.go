@@ -424,7 +424,6 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	for _, k := range deleted {
 		del = binary.LittleEndian.AppendUint64(del, k)
 	}
-	buf := make([]byte, 256<<10)
 	// In the order of the file: each section spilled (s) or held (b).
 	for _, p := range [...]struct {
 		i int
@@ -433,7 +432,7 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	}{{secDict, tt.dict, nil}, {secTerms, tt.table, nil}, {secDocTab, nil, doctab}, {secKeys, nil, keys}, {secDeleted, nil, del}, {secDictIdx, tt.dictIdx, nil}} {
 		var err error
 		if p.s != nil {
-			secs[p.i], err = p.s.copyTo(w, buf)
+			secs[p.i], err = p.s.copyTo(w)
 		} else {
 			secs[p.i] = section{off: uint64(w.off), len: uint64(len(p.b)), crc: checksum(p.b)}
 			err = w.write(p.b)
@@ -446,13 +445,13 @@ func writeSegment(dir, name string, main bool, deleted []uint64, each func(fn fu
 	if secs[secGrams], lists, err = tt.grams.write(w); err != nil {
 		return st, err
 	}
-	if secs[secGramLists], err = lists.copyTo(w, buf); err != nil {
+	if secs[secGramLists], err = lists.copyTo(w); err != nil {
 		return st, err
 	}
-	if secs[secBigrams], err = bt.table.copyTo(w, buf); err != nil {
+	if secs[secBigrams], err = bt.table.copyTo(w); err != nil {
 		return st, err
 	}
-	if secs[secBigramLists], err = bt.lists.copyTo(w, buf); err != nil {
+	if secs[secBigramLists], err = bt.lists.copyTo(w); err != nil {
 		return st, err
 	}
 	if err := w.bw.Flush(); err != nil {

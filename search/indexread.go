@@ -573,7 +573,7 @@ func (ix *index) candidates(q *Query, dead map[uint64]bool, top *topK) (err erro
 			bigramKeys[j] = wordBigrams(n.word)
 		}
 	}
-	bw, err := ix.bigramWords(needles, func(j int) []uint64 { return bigramKeys[j] })
+	bw, err := ix.bigramWords(needles, bigramKeys)
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Result is one matching document.
@@ -513,7 +511,7 @@ const (
 func (w *foldBuf) foldSnippet(s string, body *foldBuf) folded {
 	rest, lead := strings.CutPrefix(s, ellipsis)
 	rest, trail := strings.CutSuffix(rest, ellipsis)
-	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !boundaryBefore(rest) || !utf8.ValidString(rest) {
+	if !lead && !trail || lead && rest != "" && rest[0] >= utf8.RuneSelf && !startsSegment(rest) || !utf8.ValidString(rest) {
 		return w.fold(s)
 	}
 	fr := body.fold(rest)
@@ -534,19 +532,6 @@ func (w *foldBuf) foldSnippet(s string, body *foldBuf) folded {
 	}
 	w.b, w.spans = b, spans
 	return folded{text: unsafe.String(unsafe.SliceData(b), len(b)), spans: spans}
-}
-
-// boundaryBefore tells whether norm.Iter cuts before s's first character
-// whatever precedes it. BoundaryBefore is the character's own property,
-// but a Hangul compatibility jamo (ㅡ, ﾡ) decomposes under NFKC to a
-// conjoining one that composes with what precedes it, and the Iter then
-// gives both as one segment.
-func boundaryBefore(s string) bool {
-	p := norm.NFKC.PropertiesString(s)
-	if d := p.Decomposition(); len(d) > 0 {
-		return p.BoundaryBefore() && norm.NFKC.Properties(d).BoundaryBefore()
-	}
-	return p.BoundaryBefore()
 }
 
 // Part is a piece of a snippet, marked when a word of the query is in it.

@@ -73,8 +73,11 @@ func (s *spill) write(b []byte) error {
 	return err
 }
 
-// copyTo appends the section to the segment and says where it is.
-func (s *spill) copyTo(w *offsetWriter, buf []byte) (section, error) {
+// copyTo appends the section to the segment and says where it is. The
+// segment's buffered writer reads the file itself (into its buffer, or
+// by the kernel's copy when that is empty), not through a buffer of the
+// caller's that it would copy again.
+func (s *spill) copyTo(w *offsetWriter) (section, error) {
 	sec := section{off: uint64(w.off), len: s.len, crc: s.crc}
 	if err := s.bw.Flush(); err != nil {
 		return sec, err
@@ -82,21 +85,12 @@ func (s *spill) copyTo(w *offsetWriter, buf []byte) (section, error) {
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return sec, err
 	}
-	left := s.len
-	for left > 0 {
-		n, err := s.f.Read(buf[:min(uint64(len(buf)), left)])
-		if err := w.write(buf[:n]); err != nil {
-			return sec, err
-		}
-		left -= uint64(n)
-		if err != nil && left > 0 {
-			if err == io.EOF {
-				err = errors.New("a temporary file of the build is cut short")
-			}
-			return sec, err
-		}
+	n, err := w.bw.ReadFrom(io.LimitReader(s.f, int64(s.len)))
+	w.off += n
+	if err == nil && uint64(n) < s.len {
+		err = errors.New("a temporary file of the build is cut short")
 	}
-	return sec, nil
+	return sec, err
 }
 
 // termTables are the sections that follow the terms, written as the merge
