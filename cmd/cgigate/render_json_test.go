@@ -14,7 +14,14 @@ import (
 // writeJSON streams what json.Encoder with SetIndent("", "  ") writes;
 // the encoder itself is the truth it is compared with.
 func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
-	for n, res := range randomResults(200) {
+	odd := []result{
+		{}, // every list nil
+		{Kind: "\x00\b\f\x1f\u2029\xff\xe2\x80", Results: []searchResult{
+			{Score: 1e-7}, {Score: 1e21, Highlights: [][2]int{}}, {Score: -0.5, Highlights: [][2]int{{0, 1}, {2, 40}}},
+			{Score: 123456789.125}, {Score: 5e-324}, {Score: 1.7976931348623157e308}, {Score: 999999999999999999999},
+		}},
+	}
+	for n, res := range append(randomResults(200), odd...) {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")
@@ -26,6 +33,33 @@ func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
 		}
 		if got.String() != want.String() {
 			t.Fatalf("case %d differs:\ngot  %s\nwant %s", n, got.String(), want.String())
+		}
+	}
+}
+
+// appendJSONString quotes as json.Marshal quotes a string: every byte
+// alone, and random strings of the pieces that are escaped.
+func TestJSONStringsAreQuotedAsEncodingJSONQuotesThem(t *testing.T) {
+	var ins []string
+	for c := range 256 {
+		ins = append(ins, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"é")
+	}
+	pieces := []string{"a", "é", "印", "😀", "\u2028", "\u2029", "\u2027", "<", ">", "&", "\"", "\\", "\x00", "\x1f", "\x7f", "\xff", "\xe2\x80", "\xf0\x9f", "\ufffd", "\t", "\n"}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		ins = append(ins, b.String())
+	}
+	for _, in := range ins {
+		want, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString(nil, in); string(got) != string(want) {
+			t.Errorf("appendJSONString(%q) = %s, json.Marshal says %s", in, got, want)
 		}
 	}
 }
