@@ -1,13 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cgigate/cgigate/cgi"
 )
@@ -82,33 +81,34 @@ func newResult(f *cgi.Form) result {
 // it (TestJSONIsWrittenAsEncodingJSONWritesIt holds it to the encoder),
 // one list element at a time: encoding/json holds the whole encoding of a
 // value, twice when indenting, so a form of 10 MB would be held three
-// times over before a byte went out. It is written out key by key, not
-// through encoding/json's reflection, which builds an encoder for each
-// type on its first use in a process (looking up each type's pointer type
-// by name): that was most of a JSON answer's CPU in a CGI process.
+// times over before a byte went out. The structure is written out key by
+// key and only the strings and numbers go through encoding/json: its
+// reflection builds an encoder for each struct type on its first use in a
+// process (looking up each type's pointer type by name), which was most of
+// a JSON answer's CPU in a CGI process.
 func writeJSON(w io.Writer, res result) error {
 	j := &jsonWriter{w: w}
 	j.b = append(j.b, '{')
-	j.key("kind").str(res.Kind)
-	j.key("method").str(res.Method)
-	j.key("charset").str(res.Charset)
-	j.key("charset_source").str(res.CharsetSource)
+	j.key("kind").scalar(res.Kind)
+	j.key("method").scalar(res.Method)
+	j.key("charset").scalar(res.Charset)
+	j.key("charset_source").scalar(res.CharsetSource)
 	j.key("keywords")
-	list(j, res.Keywords, "    ", func(s string) { j.str(s) })
+	list(j, res.Keywords, "    ", func(s string) { j.scalar(s) })
 	j.key("fields")
 	list(j, res.Fields, "    ", func(f fieldJSON) {
-		j.open("      ").key("name").str(f.Name).key("value").str(f.Value).key("source").str(f.Source).shut("    ")
+		j.open("      ").key("name").scalar(f.Name).key("value").scalar(f.Value).key("source").scalar(f.Source).shut("    ")
 	})
 	j.key("files")
 	list(j, res.Files, "    ", func(f fileJSON) {
-		j.open("      ").key("name").str(f.Name).key("filename").str(f.Filename).key("content_type").str(f.ContentType)
+		j.open("      ").key("name").scalar(f.Name).key("filename").scalar(f.Filename).key("content_type").scalar(f.ContentType)
 		j.key("size").b = strconv.AppendInt(j.b, f.Size, 10)
-		j.key("sha256").str(f.SHA256).shut("    ")
+		j.key("sha256").scalar(f.SHA256).shut("    ")
 	})
 	j.key("results")
 	list(j, res.Results, "    ", func(r searchResult) {
-		j.open("      ").key("title").str(r.Title).key("url").str(r.URL).key("snippet").str(r.Snippet)
-		j.key("score").float(r.Score)
+		j.open("      ").key("title").scalar(r.Title).key("url").scalar(r.URL).key("snippet").scalar(r.Snippet)
+		j.key("score").scalar(r.Score)
 		j.key("highlights")
 		list(j, r.Highlights, "        ", func(h [2]int) {
 			j.b = append(j.b, "[\n          "...)
@@ -123,12 +123,12 @@ func writeJSON(w io.Writer, res result) error {
 	j.key("page").b = strconv.AppendInt(j.b, int64(res.Page), 10)
 	j.key("pages").b = strconv.AppendInt(j.b, int64(res.Pages), 10)
 	j.key("warnings")
-	list(j, res.Warnings, "    ", func(s string) { j.str(s) })
+	list(j, res.Warnings, "    ", func(s string) { j.scalar(s) })
 	if res.Form != "" {
-		j.key("form").str(res.Form)
+		j.key("form").scalar(res.Form)
 	}
 	if res.Redirect != "" {
-		j.key("redirect").str(res.Redirect)
+		j.key("redirect").scalar(res.Redirect)
 	}
 	j.b = append(j.b, "\n}\n"...)
 	j.flush()
@@ -144,9 +144,13 @@ type jsonWriter struct {
 	indent string // of the keys of the object being written
 	more   bool   // a key of that object is written: the next follows a comma
 	err    error  // the first of w's, or a value encoding/json refuses
+
+	enc     *json.Encoder // encodes each scalar into scratch
+	scratch bytes.Buffer
 }
 
 // key appends a key of the object at j.indent ("  " for the top one).
+// Names are writeJSON's own constants, which need no escaping.
 func (j *jsonWriter) key(name string) *jsonWriter {
 	if j.more {
 		j.b = append(j.b, ',')
@@ -156,14 +160,10 @@ func (j *jsonWriter) key(name string) *jsonWriter {
 	}
 	j.b = append(j.b, '\n')
 	j.b = append(j.b, j.indent...)
-	j.b = appendJSONString(j.b, name)
-	j.b = append(j.b, ": "...)
+	j.b = append(j.b, '"')
+	j.b = append(j.b, name...)
+	j.b = append(j.b, `": `...)
 	j.more = true
-	return j
-}
-
-func (j *jsonWriter) str(s string) *jsonWriter {
-	j.b = appendJSONString(j.b, s)
 	return j
 }
 
@@ -183,24 +183,22 @@ func (j *jsonWriter) shut(indent string) {
 	j.indent, j.more = "  ", true
 }
 
-// float appends f as encoding/json writes a float64 (ES6 number to
-// string: exponents from 1e21 and below 1e-6, e-7 not e-07).
-func (j *jsonWriter) float(f float64) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		if _, err := json.Marshal(f); j.err == nil {
-			j.err = err // encoding/json's own UnsupportedValueError
+// scalar appends v, a string or a number, as encoding/json encodes it
+// (a string with HTML escaping on, as json.Marshal quotes one). A value it
+// refuses (an infinite score) is j.err.
+func (j *jsonWriter) scalar(v any) *jsonWriter {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.scratch)
+	}
+	j.scratch.Reset()
+	if err := j.enc.Encode(v); err != nil {
+		if j.err == nil {
+			j.err = err
 		}
-		return
+		return j
 	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	j.b = strconv.AppendFloat(j.b, f, format, -1, 64)
-	if n := len(j.b); format == 'e' && n >= 4 && j.b[n-4] == 'e' && j.b[n-3] == '-' && j.b[n-2] == '0' {
-		j.b[n-2] = j.b[n-1]
-		j.b = j.b[:n-1]
-	}
+	j.b = append(j.b, bytes.TrimSuffix(j.scratch.Bytes(), []byte("\n"))...)
+	return j
 }
 
 // flush writes what is appended, unless a write has failed.
@@ -239,60 +237,6 @@ func list[T any](j *jsonWriter, xs []T, indent string, elem func(T)) {
 	j.b = append(j.b, '\n')
 	j.b = append(j.b, indent[:len(indent)-2]...)
 	j.b = append(j.b, ']')
-}
-
-// appendJSONString appends s quoted as encoding/json quotes a string with
-// HTML escaping on (json.Marshal's default): <, > and & as \u003c, \u003e
-// and \u0026, control bytes escaped, U+2028 and U+2029 escaped, each
-// invalid byte as \ufffd.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // writeText writes one line per item, every value Go-quoted (%q), so no

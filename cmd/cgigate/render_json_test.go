@@ -37,33 +37,6 @@ func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
 	}
 }
 
-// appendJSONString quotes as json.Marshal quotes a string: every byte
-// alone, and random strings of the pieces that are escaped.
-func TestJSONStringsAreQuotedAsEncodingJSONQuotesThem(t *testing.T) {
-	var ins []string
-	for c := range 256 {
-		ins = append(ins, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"é")
-	}
-	pieces := []string{"a", "é", "印", "😀", "\u2028", "\u2029", "\u2027", "<", ">", "&", "\"", "\\", "\x00", "\x1f", "\x7f", "\xff", "\xe2\x80", "\xf0\x9f", "\ufffd", "\t", "\n"}
-	rng := rand.New(rand.NewPCG(3, 3))
-	for range 2000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		ins = append(ins, b.String())
-	}
-	for _, in := range ins {
-		want, err := json.Marshal(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendJSONString(nil, in); string(got) != string(want) {
-			t.Errorf("appendJSONString(%q) = %s, json.Marshal says %s", in, got, want)
-		}
-	}
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
