@@ -2,11 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/cgigate/cgigate/cgi"
@@ -79,160 +78,165 @@ func newResult(f *cgi.Form) result {
 // large form's page is never held whole.
 
 // writeJSON writes res as json.Encoder with two-space indentation writes
-// it, but one list element at a time: encoding/json holds the whole
-// encoding of a value, twice when indenting, so a form of 10 MB would
-// otherwise be held three times over before a byte went out. The keys come
-// from result's json tags, in their order.
+// it (TestJSONIsWrittenAsEncodingJSONWritesIt holds it to the encoder),
+// one list element at a time: encoding/json holds the whole encoding of a
+// value, twice when indenting, so a form of 10 MB would be held three
+// times over before a byte went out. The structure is written out key by
+// key and only the strings and numbers go through encoding/json: its
+// reflection builds an encoder for each struct type on its first use in a
+// process (looking up each type's pointer type by name), which was most of
+// a JSON answer's CPU in a CGI process.
 func writeJSON(w io.Writer, res result) error {
-	v := reflect.ValueOf(res)
-	t := v.Type()
-	var keys []int
-	for i := range t.NumField() {
-		_, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if t.Field(i).IsExported() && !(opts == "omitempty" && v.Field(i).IsZero()) {
-			keys = append(keys, i)
-		}
+	j := &jsonWriter{w: w}
+	j.b = append(j.b, '{')
+	j.key("kind").scalar(res.Kind)
+	j.key("method").scalar(res.Method)
+	j.key("charset").scalar(res.Charset)
+	j.key("charset_source").scalar(res.CharsetSource)
+	j.key("keywords")
+	list(j, res.Keywords, "    ", func(s string) { j.scalar(s) })
+	j.key("fields")
+	list(j, res.Fields, "    ", func(f fieldJSON) {
+		j.open("      ").key("name").scalar(f.Name).key("value").scalar(f.Value).key("source").scalar(f.Source).shut("    ")
+	})
+	j.key("files")
+	list(j, res.Files, "    ", func(f fileJSON) {
+		j.open("      ").key("name").scalar(f.Name).key("filename").scalar(f.Filename).key("content_type").scalar(f.ContentType)
+		j.key("size").b = strconv.AppendInt(j.b, f.Size, 10)
+		j.key("sha256").scalar(f.SHA256).shut("    ")
+	})
+	j.key("results")
+	list(j, res.Results, "    ", func(r searchResult) {
+		j.open("      ").key("title").scalar(r.Title).key("url").scalar(r.URL).key("snippet").scalar(r.Snippet)
+		j.key("score").scalar(r.Score)
+		j.key("highlights")
+		list(j, r.Highlights, "        ", func(h [2]int) {
+			j.b = append(j.b, "[\n          "...)
+			j.b = strconv.AppendInt(j.b, int64(h[0]), 10)
+			j.b = append(j.b, ",\n          "...)
+			j.b = strconv.AppendInt(j.b, int64(h[1]), 10)
+			j.b = append(j.b, "\n        ]"...)
+		})
+		j.shut("    ")
+	})
+	j.key("total").b = strconv.AppendInt(j.b, int64(res.Total), 10)
+	j.key("page").b = strconv.AppendInt(j.b, int64(res.Page), 10)
+	j.key("pages").b = strconv.AppendInt(j.b, int64(res.Pages), 10)
+	j.key("warnings")
+	list(j, res.Warnings, "    ", func(s string) { j.scalar(s) })
+	if res.Form != "" {
+		j.key("form").scalar(res.Form)
 	}
-	io.WriteString(w, "{\n")
-	for n, i := range keys {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		key, _ := json.Marshal(name)
-		fmt.Fprintf(w, "  %s: ", key)
-		if err := writeJSONValue(w, v.Field(i), "  "); err != nil {
-			return err
-		}
-		if n < len(keys)-1 {
-			io.WriteString(w, ",")
-		}
-		io.WriteString(w, "\n")
+	if res.Redirect != "" {
+		j.key("redirect").scalar(res.Redirect)
 	}
-	_, err := io.WriteString(w, "}\n")
-	return err
+	j.b = append(j.b, "\n}\n"...)
+	j.flush()
+	return j.err
 }
 
-// writeJSONValue writes v as json.MarshalIndent would at indent, a slice
-// element by element. An element of a flat struct (flatFields) is written
-// field by field, each value marshalled alone: MarshalIndent marshals the
-// whole element, then indents it in a second pass over every byte, which
-// was a third of the CPU of a 27 MB form's JSON answer.
-func writeJSONValue(w io.Writer, v reflect.Value, indent string) error {
-	if v.Kind() != reflect.Slice || v.Len() == 0 {
-		b, err := json.MarshalIndent(v.Interface(), indent, "  ")
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	}
-	io.WriteString(w, "[\n")
-	flat := flatFields(v.Type().Elem())
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf) // escapes HTML, as MarshalIndent does
-	for i := range v.Len() {
-		buf.Reset()
-		buf.WriteString(indent + "  ")
-		if flat != nil {
-			if err := appendFlat(&buf, enc, v.Index(i), flat, indent+"  "); err != nil {
-				return err
-			}
-		} else {
-			b, err := json.MarshalIndent(v.Index(i).Interface(), indent+"  ", "  ")
-			if err != nil {
-				return err
-			}
-			buf.Write(b)
-		}
-		if i < v.Len()-1 {
-			buf.WriteByte(',')
-		}
-		buf.WriteByte('\n')
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, indent+"]")
-	return err
+// jsonWriter appends an object's keys and values as json.Encoder with
+// two-space indentation writes them, and passes them on a list element
+// at a time.
+type jsonWriter struct {
+	w      io.Writer
+	b      []byte
+	indent string // of the keys of the object being written
+	more   bool   // a key of that object is written: the next follows a comma
+	err    error  // the first of w's, or a value encoding/json refuses
+
+	enc     *json.Encoder // encodes each scalar into scratch
+	scratch bytes.Buffer
 }
 
-// flatField is a field of a flat struct: its place and its quoted key.
-type flatField struct {
-	index int
-	key   string
+// key appends a key of the object at j.indent ("  " for the top one).
+// Names are writeJSON's own constants, which need no escaping.
+func (j *jsonWriter) key(name string) *jsonWriter {
+	if j.more {
+		j.b = append(j.b, ',')
+	}
+	if j.indent == "" {
+		j.indent = "  "
+	}
+	j.b = append(j.b, '\n')
+	j.b = append(j.b, j.indent...)
+	j.b = append(j.b, '"')
+	j.b = append(j.b, name...)
+	j.b = append(j.b, `": `...)
+	j.more = true
+	return j
 }
 
-// flatFields lists the fields of t when t is a struct that encoding/json
-// writes as an object of scalars: every exported field a string, number
-// or boolean named by a plain json tag, none with a marshaller of its own.
-// It is nil for any other type, which MarshalIndent writes.
-func flatFields(t reflect.Type) []flatField {
-	if t.Kind() != reflect.Struct || implementsMarshaler(t) {
-		return nil
-	}
-	var out []flatField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		name := f.Tag.Get("json")
-		if f.Anonymous || !plainKey(name) || implementsMarshaler(f.Type) {
-			return nil
-		}
-		switch f.Type.Kind() {
-		case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		default:
-			return nil
-		}
-		key, _ := json.Marshal(name)
-		out = append(out, flatField{i, string(key)})
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+// open starts an object, a list's element, whose keys are at indent.
+func (j *jsonWriter) open(indent string) *jsonWriter {
+	j.b = append(j.b, '{')
+	j.indent, j.more = indent, false
+	return j
 }
 
-// plainKey reports whether a json tag is a bare name of ASCII letters,
-// digits and underscores: encoding/json takes it as the key as it is.
-func plainKey(tag string) bool {
-	for _, c := range []byte(tag) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return tag != ""
+// shut ends the object open started, its brace at indent; the keys that
+// follow are the top object's.
+func (j *jsonWriter) shut(indent string) {
+	j.b = append(j.b, '\n')
+	j.b = append(j.b, indent...)
+	j.b = append(j.b, '}')
+	j.indent, j.more = "  ", true
 }
 
-var (
-	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
-	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-)
-
-func implementsMarshaler(t reflect.Type) bool {
-	p := reflect.PointerTo(t)
-	return p.Implements(jsonMarshaler) || p.Implements(textMarshaler)
+// scalar appends v, a string or a number, as encoding/json encodes it
+// (a string with HTML escaping on, as json.Marshal quotes one). A value it
+// refuses (an infinite score) is j.err.
+func (j *jsonWriter) scalar(v any) *jsonWriter {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.scratch)
+	}
+	j.scratch.Reset()
+	if err := j.enc.Encode(v); err != nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return j
+	}
+	j.b = append(j.b, bytes.TrimSuffix(j.scratch.Bytes(), []byte("\n"))...)
+	return j
 }
 
-// appendFlat appends v, a struct of the fields flat, as MarshalIndent
-// writes it at prefix.
-func appendFlat(buf *bytes.Buffer, enc *json.Encoder, v reflect.Value, flat []flatField, prefix string) error {
-	buf.WriteString("{\n")
-	for k, f := range flat {
-		buf.WriteString(prefix + "  ")
-		buf.WriteString(f.key)
-		buf.WriteString(": ")
-		if err := enc.Encode(v.Field(f.index).Interface()); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode ends a value with a newline
-		if k < len(flat)-1 {
-			buf.WriteByte(',')
-		}
-		buf.WriteByte('\n')
+// flush writes what is appended, unless a write has failed.
+func (j *jsonWriter) flush() {
+	if j.err == nil && len(j.b) > 0 {
+		_, j.err = j.w.Write(j.b)
 	}
-	buf.WriteString(prefix + "}")
-	return nil
+	j.b = j.b[:0]
+}
+
+// list appends xs, a list whose elements are at indent, as encoding/json
+// writes a slice: null for nil, [] for none. A list of the top object's
+// is written an element at a time.
+func list[T any](j *jsonWriter, xs []T, indent string, elem func(T)) {
+	switch {
+	case xs == nil:
+		j.b = append(j.b, "null"...)
+		return
+	case len(xs) == 0:
+		j.b = append(j.b, "[]"...)
+		return
+	}
+	top := indent == "    "
+	j.b = append(j.b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			j.b = append(j.b, ',')
+		}
+		j.b = append(j.b, '\n')
+		j.b = append(j.b, indent...)
+		elem(x)
+		if top {
+			j.flush()
+		}
+	}
+	j.b = append(j.b, '\n')
+	j.b = append(j.b, indent[:len(indent)-2]...)
+	j.b = append(j.b, ']')
 }
 
 // writeText writes one line per item, every value Go-quoted (%q), so no

@@ -14,7 +14,14 @@ import (
 // writeJSON streams what json.Encoder with SetIndent("", "  ") writes;
 // the encoder itself is the truth it is compared with.
 func TestJSONIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
-	for n, res := range randomResults(200) {
+	odd := []result{
+		{}, // every list nil
+		{Kind: "\x00\b\f\x1f\u2029\xff\xe2\x80", Results: []searchResult{
+			{Score: 1e-7}, {Score: 1e21, Highlights: [][2]int{}}, {Score: -0.5, Highlights: [][2]int{{0, 1}, {2, 40}}},
+			{Score: 123456789.125}, {Score: 5e-324}, {Score: 1.7976931348623157e308}, {Score: 999999999999999999999},
+		}},
+	}
+	for n, res := range append(randomResults(200), odd...) {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")

@@ -98,24 +98,33 @@ var candidates = lazy.Value[[]*candidate]{New: func() []*candidate {
 	return out
 }}
 
-// restrict keeps the candidates named by labels (all when labels is empty)
-// and says whether UTF-8 may be the answer. Labels no encoding answers to
-// are ignored; if none is left, nothing is restricted. An encoding outside
-// the candidate list (a hint may name ISO-8859-5 or GB18030) is weighed
-// too: GB18030 with GBK's model, any other with every language's.
-func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
-	all := candidates.Get()
-	if len(labels) == 0 {
-		return all, true
-	}
+// lookUp finds the encodings labels name, each once; labels no encoding
+// answers to are ignored.
+func lookUp(labels []string) []*charset.Charset {
 	var named []*charset.Charset
 	for _, l := range labels {
 		if c, err := charset.Lookup(l); err == nil && !slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.Name() }) {
 			named = append(named, c)
 		}
 	}
+	return named
+}
+
+// utf8Named says whether UTF-8 may be the answer when named (lookUp's) are
+// the candidates: when none is, or UTF-8 is one of them.
+func utf8Named(named []*charset.Charset) bool {
+	return len(named) == 0 || slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == "utf-8" })
+}
+
+// restrict keeps the candidates among named (lookUp's; all when named is
+// empty). An encoding outside the candidate list (a hint may name
+// ISO-8859-5 or GB18030) is weighed too: GB18030 with GBK's model, any
+// other with every language's. It builds the candidates on their first
+// use: Sniff asks for them only once UTF-8 alone has not answered.
+func restrict(named []*charset.Charset) (cands []*candidate) {
+	all := candidates.Get()
 	if len(named) == 0 {
-		return all, true
+		return all
 	}
 	for _, c := range all {
 		if slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.name }) {
@@ -125,14 +134,13 @@ func restrict(labels []string) (cands []*candidate, utf8Allowed bool) {
 	for _, n := range named {
 		switch name := n.Name(); {
 		case name == "utf-8":
-			utf8Allowed = true
 		case name == "gb18030":
 			cands = append(cands, &candidate{index: -1, name: name, cjk: cjkHans, c: n, malformed: malformedCheck(name)})
 		case !slices.ContainsFunc(all, func(c *candidate) bool { return c.name == name }):
 			cands = append(cands, &candidate{index: -1, name: name, cjk: noCJK, anyLanguage: true, c: n})
 		}
 	}
-	return cands, utf8Allowed
+	return cands
 }
 
 // evaluate scores the samples in c (log2 probability in bits, higher is

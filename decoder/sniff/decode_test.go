@@ -34,7 +34,7 @@ func TestDecodeCleanAgreesWithCharset(t *testing.T) {
 	)
 	cands := candidates.Get()
 	for _, name := range []string{"gb18030", "iso-8859-5"} {
-		extra, _ := restrict([]string{name})
+		extra := restrict(lookUp([]string{name}))
 		cands = append(cands, extra...)
 	}
 	var fast, exact scratch

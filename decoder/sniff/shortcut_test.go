@@ -1,6 +1,10 @@
 package sniff
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -90,6 +94,45 @@ func TestTheUTF8ShortcutTakesMixedText(t *testing.T) {
 			}
 			if got := utf8.Valid(samples[0]) && ordinaryUTF8(samples); got != tt.want {
 				t.Errorf("ordinaryUTF8(%q) = %v, want %v", tt.samples, got, tt.want)
+			}
+		})
+	}
+}
+
+// builtVar, set in a child's environment, makes TestOnlyLegacyTextBuildsTheCandidates
+// sniff its value and print whether the candidates were built.
+const builtVar = "SNIFF_TEST_BUILT"
+
+// A value the UTF-8 shortcut answers leaves the legacy candidates unbuilt:
+// building them was a third of a small CGI GET's request. Each value is
+// sniffed in a fresh process, where nothing has built them yet.
+func TestOnlyLegacyTextBuildsTheCandidates(t *testing.T) {
+	if v, ok := os.LookupEnv(builtVar); ok {
+		built := false
+		build := candidates.New
+		candidates.New = func() []*candidate { built = true; return build() }
+		New().Sniff([][]byte{[]byte(v)}, Evidence{})
+		fmt.Print(built)
+		return
+	}
+	tests := []struct {
+		name, value string
+		built       bool
+	}{
+		{"ordinary UTF-8 with a three-byte character", "café <b> & 印刷", false},
+		{"UTF-8 with two-byte characters alone", "café crème", true},
+		{"windows-1252", "caf\xe9", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestOnlyLegacyTextBuildsTheCandidates$")
+			cmd.Env = append(os.Environ(), builtVar+"="+tt.value)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.HasPrefix(string(out), "true"); got != tt.built {
+				t.Errorf("sniffing %q built the candidates: %v, want %v (child said %q)", tt.value, got, tt.built, out)
 			}
 		})
 	}
