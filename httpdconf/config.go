@@ -140,7 +140,9 @@ type Config struct {
 	BodyReadTimeout time.Duration
 
 	// FastCGI, when set to a host:port, adds mod_proxy_fcgi and proxies
-	// FastCGIPath to fcgi://FastCGI/ (for "cgigate -fcgi ADDR").
+	// FastCGIPath to fcgi://FastCGI/ (for "cgigate -fcgi ADDR"); set to
+	// the absolute path of a Unix socket ("cgigate -fcgi PATH"), to
+	// unix:FastCGI|fcgi://localhost/.
 	FastCGI string
 	// FastCGIPath is the URL path proxied to FastCGI; defaults to
 	// /cgi-bin/cgigate so that URLs are the same as under CGI.
@@ -229,6 +231,34 @@ var (
 	logLevel       = regexp.MustCompile(`^[a-z0-9_:]+( [a-z0-9_:]+)*$`)
 	accountName    = regexp.MustCompile(`^(#[0-9]+|[A-Za-z_][A-Za-z0-9_.-]*\$?)$`)
 )
+
+// fastCGIAddr checks FastCGI: an IP host:port, or a Unix socket's
+// absolute path, which the proxied URL "unix:PATH|fcgi://localhost/" holds
+// whole only without a '|' or white space.
+func fastCGIAddr(addr string) error {
+	if strings.HasPrefix(addr, "/") {
+		if !safeArg(addr) || strings.ContainsAny(addr, "| \t") {
+			return errors.New(`a socket's path must not hold '|', white space, a double quote, a backslash, "${" or a control character`)
+		}
+		return nil
+	}
+	return ipPort(addr)
+}
+
+// ipPort checks an IP address and a port, host:port.
+func ipPort(hostport string) error {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return err
+	}
+	if net.ParseIP(host) == nil {
+		return errors.New("host must be an IP address")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return errors.New("port must be in 1..65535")
+	}
+	return nil
+}
 
 // safeArg reports whether s can be written inside a double-quoted httpd.conf
 // argument and read back unchanged: Apache's ap_getword_conf treats \" as an
@@ -320,15 +350,8 @@ func (c Config) Validate() error {
 		return bad("BodyReadTimeout", t.String(), errors.New("must be a whole number of seconds, at least 1s"))
 	}
 	if c.FastCGI != "" {
-		host, port, err := net.SplitHostPort(c.FastCGI)
-		if err != nil {
+		if err := fastCGIAddr(c.FastCGI); err != nil {
 			return bad("FastCGI", c.FastCGI, err)
-		}
-		if net.ParseIP(host) == nil {
-			return bad("FastCGI", c.FastCGI, errors.New("host must be an IP address"))
-		}
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return bad("FastCGI", c.FastCGI, errors.New("port must be in 1..65535"))
 		}
 		if !strings.HasPrefix(c.FastCGIPath, "/") {
 			return bad("FastCGIPath", c.FastCGIPath, errors.New("must start with /"))
@@ -355,15 +378,5 @@ func balancerMember(m string) error {
 	if u.Scheme != "http" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return errors.New("must be http://IP:PORT")
 	}
-	host, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
-		return err
-	}
-	if net.ParseIP(host) == nil {
-		return errors.New("host must be an IP address")
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return errors.New("port must be in 1..65535")
-	}
-	return nil
+	return ipPort(u.Host)
 }

@@ -94,7 +94,10 @@ func (c Config) Render(w io.Writer) error {
 		v.SetEnv = append(v.SetEnv, envVar{k, val})
 	}
 	sort.Slice(v.SetEnv, func(i, j int) bool { return v.SetEnv[i].Name < v.SetEnv[j].Name })
-	if c.FastCGI != "" {
+	switch {
+	case strings.HasPrefix(c.FastCGI, "/"):
+		v.FastCGIURL = "unix:" + c.FastCGI + "|fcgi://localhost/"
+	case c.FastCGI != "":
 		v.FastCGIURL = "fcgi://" + c.FastCGI + "/"
 	}
 	if len(c.Balance) > 0 {

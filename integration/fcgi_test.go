@@ -10,12 +10,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/cgigate/cgigate/internal/apache"
 	"github.com/cgigate/cgigate/internal/apachetest"
 )
 
@@ -29,6 +31,14 @@ func startFastCGI(t testing.TB, env ...string) string {
 		t.Fatal(err)
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	startFastCGIOn(t, addr, env...)
+	return addr
+}
+
+// startFastCGIOn is startFastCGI listening on addr: a host:port, or a
+// Unix socket's path.
+func startFastCGIOn(t testing.TB, addr string, env ...string) {
+	t.Helper()
 	cmd := exec.Command(fastcgiBin, "-fcgi", addr)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CGIGATE_") && !strings.HasPrefix(kv, "GATEWAY_INTERFACE=") {
@@ -54,7 +64,35 @@ func startFastCGI(t testing.TB, env ...string) string {
 	if err != nil || !strings.Contains(line, "FastCGI on "+addr) {
 		t.Fatalf("cgigate -fcgi %s printed %q (%v), want it to say it listens; stderr: %s", addr, line, err, stderr.String())
 	}
-	return addr
+}
+
+// TestFastCGIOnAUnixSocketBehindModProxyFCGI runs "cgigate -fcgi PATH"
+// behind the configuration httpdconf renders for that path
+// (unix:PATH|fcgi://localhost/), for each MPM.
+func TestFastCGIOnAUnixSocketBehindModProxyFCGI(t *testing.T) {
+	for _, mpm := range mpms {
+		t.Run(string(mpm), func(t *testing.T) {
+			t.Parallel()
+			dir, err := apache.TempDir("cgigate-fcgi-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			sock := filepath.Join(dir, "fcgi.sock")
+			startFastCGIOn(t, sock)
+			// The operator's part: Apache's user may write to the socket.
+			if err := os.Chmod(sock, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			s := apachetest.Start(t, apachetest.Options{MPM: mpm, FastCGI: sock, FastCGIPath: gatewayPath})
+			for i := range 3 { // over kept connections too
+				r := getJSON(t, s, gatewayPath+"?a=%E5%8D%B0")
+				if want := []field{{"a", "印", "query"}}; !slices.Equal(r.Fields, want) {
+					t.Fatalf("request %d: fields %+v, want %+v", i, r.Fields, want)
+				}
+			}
+		})
+	}
 }
 
 // TestFastCGIModeBehindModProxyFCGI runs the gateway as a FastCGI server

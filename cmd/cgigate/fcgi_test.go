@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,11 +51,15 @@ func fcgiRequestRecords(params map[string]string, stdin string, keepConn bool) [
 }
 
 // fcgiRequest sends one FastCGI responder request (FastCGI 1.0 § 5-6) with
-// params and stdin to addr and returns what the application wrote on its
+// params and stdin to addr (host:port, or a Unix socket's path) and returns what the application wrote on its
 // stdout stream: a CGI answer.
 func fcgiRequest(t *testing.T, addr string, params map[string]string, stdin string) []byte {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	network := "tcp"
+	if strings.Contains(addr, "/") {
+		network = "unix"
+	}
+	c, err := net.Dial(network, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +123,70 @@ func TestFastCGIMode(t *testing.T) {
 		out, err := execOut(t, []string{"CGIGATE_MAX_FIELDS=0"}, "-fcgi", "127.0.0.1:0")
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(out, "CGIGATE_MAX_FIELDS") {
 			t.Errorf("exit %v output %q", err, out)
+		}
+	})
+}
+
+// TestFastCGIOnAUnixSocket serves -fcgi on a path: a Unix socket, as
+// mod_proxy_fcgi reaches one with "unix:PATH|fcgi://localhost/".
+func TestFastCGIOnAUnixSocket(t *testing.T) {
+	params := map[string]string{"REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "SCRIPT_NAME": "/fcgi/cgigate",
+		"QUERY_STRING": "a=%E5%8D%B0", "HTTP_ACCEPT": "application/json"}
+	tests := []struct {
+		name string
+		// before lays out the path before the gateway starts.
+		before func(t *testing.T, path string)
+	}{
+		{"a path is a Unix socket that answers", func(t *testing.T, path string) {}},
+		{"a socket left by a gateway that was killed is replaced", func(t *testing.T, path string) {
+			ln, err := net.Listen("unix", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln.(*net.UnixListener).SetUnlinkOnClose(false)
+			ln.Close()
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("the stale socket is not there: %v", err)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "fcgi.sock")
+			tc.before(t, path)
+			if got := startModeOn(t, "-fcgi", path, "cgigate: FastCGI on "); got != path {
+				t.Errorf("it says it listens on %q, want %q", got, path)
+			}
+			r := jsonResult(t, parseAnswer(t, fcgiRequest(t, path, params, ""), "").body)
+			if len(r.Fields) != 1 || r.Fields[0].Value != "印" {
+				t.Errorf("fields %+v", r.Fields)
+			}
+		})
+	}
+	t.Run("a socket a server accepts on is not taken over", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "fcgi.sock")
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		out, err := execOut(t, nil, "-fcgi", path)
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(out, "accepts connections on it already") {
+			t.Errorf("exit %v output %q", err, out)
+		}
+		if c, err := net.Dial("unix", path); err != nil {
+			t.Errorf("the first server's socket is gone: %v", err)
+		} else {
+			c.Close()
 		}
 	})
 }

@@ -79,7 +79,7 @@ func run(environ, args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	fl := flag.NewFlagSet("cgigate", flag.ContinueOnError)
 	httpAddr := fl.String("http", "", "serve HTTP on `ADDR` (e.g. localhost:8080), running this binary as a CGI child per request")
-	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000)")
+	fcgiAddr := fl.String("fcgi", "", "serve FastCGI on `ADDR` (e.g. localhost:9000, or a Unix socket's path such as /run/cgigate/fcgi.sock)")
 	indexDir := fl.String("index", "", "build or update the search index `DIR`/"+search.IndexName+" of the documents in DIR (as CGIGATE_INDEX_DIR names it) and exit: only the documents added or changed since the last run are read; searches trust it and never compare it with the documents: rerun after changing them")
 	full := fl.Bool("full", false, "with -index: read every document and rebuild the index whole")
 	checkForms := fl.String("check-forms", "", "check the forms file `FILE` (as CGIGATE_FORMS names it): print each fault with its line and key, and exit 1 if there is one")

@@ -16,7 +16,13 @@ import (
 // prefix: the URL or address it listens on.
 func startMode(t *testing.T, mode, prefix string) string {
 	t.Helper()
-	cmd := exec.Command(bin, mode, "127.0.0.1:0")
+	return startModeOn(t, mode, "127.0.0.1:0", prefix)
+}
+
+// startModeOn is startMode listening on addr.
+func startModeOn(t *testing.T, mode, addr, prefix string) string {
+	t.Helper()
+	cmd := exec.Command(bin, mode, addr)
 	cmd.Env = []string{"CGIGATE_NCR=1"}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -73,7 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	mpm := fs.String("mpm", string(httpdconf.MPMEvent), "MPM: event (with mod_cgid) or prefork (with mod_cgi unless -cgi-module cgid)")
 	module := fs.String("cgi-module", "", "CGI module: cgi or cgid (default: the MPM's; cgid under prefork answers more requests, see BENCHMARKS.md)")
 	layout := fs.String("layout", string(httpdconf.LayoutDebian), "module layout: debian or httpd-image")
-	fs.StringVar(&c.FastCGI, "fcgi", "", "proxy /cgi-bin/cgigate to a FastCGI server at this host:port instead of running CGI")
+	fs.StringVar(&c.FastCGI, "fcgi", "", "proxy /cgi-bin/cgigate to a FastCGI server at this host:port, or on the Unix socket at this absolute path, instead of running CGI")
 	fs.StringVar(&c.User, "user", "", "user for Apache's children (default www-data)")
 	fs.StringVar(&c.Group, "group", "", "group for Apache's children (default www-data)")
 	fs.Int64Var(&c.LimitRequestBody, "limit-body", 0, "LimitRequestBody in bytes (0: Apache's default)")
