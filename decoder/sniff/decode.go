@@ -48,7 +48,10 @@ type scratch struct {
 	// samples in one call, memo what each language makes of each (see
 	// scoreSingle), highs the distinct bytes 0x80 and up of the samples
 	// when highsKnown.
-	readings   []reading
+	readings []reading
+	// readingOf is the place in readings, plus one, of the reading
+	// named by its first candidate (see classOf), 0 when not yet seen.
+	readingOf  [len(candidateList)]int8
 	memo       [][len(alphaLangs)]langMemo
 	highs      []uint8
 	highsKnown bool

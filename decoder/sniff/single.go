@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -106,8 +107,7 @@ func (c *candidate) scoreSingle(samples [][]byte, pri priors, sc *scratch, floor
 // up, the same rune for each: candidates reading them alike decode the
 // samples to the same text, and those that do not to different ones.
 type reading struct {
-	by  *candidate // the first candidate found to read them so
-	sig uint64     // a hash of the runes, to pass over most others
+	by *candidate // the first candidate found to read them so
 	// text is the text's place in sc.texts (classText), ownText for a
 	// text of the reading's own, -1 until looked up.
 	text int
@@ -132,30 +132,31 @@ func (sc *scratch) classOf(c *candidate, samples [][]byte) (cl int, clean bool) 
 		}
 		sc.highsKnown = true
 	}
-	sb := c.sb
-	sig := uint64(0)
+	// The candidates reading every high byte of the samples as c does:
+	// the same set for each of them, named by its first member. A row of
+	// sameReading serves every candidate, where a hash of each one's
+	// runes read its own table and a search compared it with the readings
+	// so far. A byte c leaves unassigned empties the set.
+	same, i := &sameReading, c.index
+	alike := ^uint32(0)
 	for _, h := range sc.highs {
-		if !sb.valid[h] {
-			return -1, false
-		}
-		sig = (sig ^ uint64(sb.runes[h])) * 0x100000001B3 // FNV-1a's prime
+		alike &= same[h][i]
 	}
-next:
-	for i, r := range sc.readings {
-		if r.sig != sig {
-			continue
-		}
-		for _, h := range sc.highs {
-			if r.by.sb.runes[h] != sb.runes[h] {
-				continue next
-			}
-		}
-		return i, true
+	if alike == 0 {
+		return -1, false
 	}
-	sc.readings = append(sc.readings, reading{by: c, text: -1, sig: sig})
+	first := bits.TrailingZeros32(alike)
+	if cl := sc.readingOf[first]; cl > 0 {
+		return int(cl) - 1, true
+	}
+	sc.readings = append(sc.readings, reading{by: c, text: -1})
 	sc.memo = append(sc.memo, [len(alphaLangs)]langMemo{})
+	sc.readingOf[first] = int8(len(sc.readings))
 	return len(sc.readings) - 1, true
 }
+
+// sameReading's sets are uint32s, a bit a candidate: they must fit.
+const _ = uint32(1 << (len(candidateList) - 1))
 
 // classText is the text the samples decode to in the reading cl, looked
 // up once: its place in sc.texts, or ^cl for a text of the reading's own.
@@ -508,6 +509,7 @@ type text struct {
 func (sc *scratch) resetTexts() {
 	sc.textKeys, sc.texts, sc.memo = sc.textKeys[:0], sc.texts[:0], sc.memo[:0]
 	sc.readings, sc.highsKnown = sc.readings[:0], false
+	sc.readingOf = [len(candidateList)]int8{}
 	sc.readable = sc.readable[:0]
 }
 

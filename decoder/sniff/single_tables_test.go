@@ -115,6 +115,30 @@ func deriveSingle(name string) *singleByte {
 	return sb
 }
 
+// deriveSameReading is sameReading as decoder/charset's decoders make it.
+func deriveSameReading() *[0x80][len(candidateList)]uint32 {
+	var runes [len(candidateList)]*singleByte
+	for i, e := range candidateList {
+		if e.cjk == noCJK {
+			runes[i] = deriveSingle(e.name)
+		}
+	}
+	var t [0x80][len(candidateList)]uint32
+	for h := range 0x80 {
+		for i, a := range runes {
+			if a == nil || !a.valid[h] {
+				continue
+			}
+			for j, b := range runes {
+				if b != nil && b.valid[h] && b.runes[h] == a.runes[h] {
+					t[h][i] |= 1 << j
+				}
+			}
+		}
+	}
+	return &t
+}
+
 func TestSingleByteTables(t *testing.T) {
 	if *writeSingleTables {
 		src, err := generateSingleTables()
@@ -171,6 +195,11 @@ func TestSingleByteTables(t *testing.T) {
 			}
 		})
 	}
+	t.Run("sameReading pairs the candidates that decode each high byte alike", func(t *testing.T) {
+		if want := deriveSameReading(); sameReading != *want {
+			t.Error("sameReading differs from decoder/charset: " + stale)
+		}
+	})
 	t.Run("every candidate scored by byte table has one, and only those", func(t *testing.T) {
 		for _, c := range candidates.Get() {
 			wantTable := c.cjk == noCJK && !c.anyLanguage
@@ -242,6 +271,14 @@ func generateSingleTables() ([]byte, error) {
 			fmt.Fprintf(&b, "%#04x, ", r)
 		}
 		b.WriteString("\n},\n")
+	}
+	b.WriteString("}\n\n// sameReading[h][i] is the set of the candidates (bit j for\n// candidateList[j]) that decode the byte 0x80+h to the rune candidateList[i]\n// decodes it to, the empty set where candidate i leaves it unassigned or\n// decodes with no byte table.\nvar sameReading = [0x80][len(candidateList)]uint32{\n")
+	for h, row := range deriveSameReading() {
+		fmt.Fprintf(&b, "// %02X\n{", 0x80+h)
+		for _, m := range row {
+			fmt.Fprintf(&b, "%#x, ", m)
+		}
+		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n// singleTable is the byte table of the single-byte candidate name, or nil.\nfunc singleTable(name string) *singleByte {\nswitch name {\n")
 	names := singleNames()
