@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,10 +22,14 @@ import (
 // file, a ceiling no backend behind Apache passes.
 const (
 	PHPFPM = "php-fpm"
-	Static = "static-file"
-	// PHPPath is where a server proxies to PHP-FPM, StaticPath the file.
-	PHPPath    = "/fcgi/php"
-	StaticPath = "/static/cgigate.html"
+	// PHPFPMUnix is the same pool on a Unix socket, as Debian ships it.
+	PHPFPMUnix = "php-fpm-unix"
+	Static     = "static-file"
+	// PHPPath and PHPUnixPath are where a server proxies to PHP-FPM over
+	// TCP and over its socket, StaticPath the file.
+	PHPPath     = "/fcgi/php"
+	PHPUnixPath = "/fcgi/php-unix"
+	StaticPath  = "/static/cgigate.html"
 )
 
 //go:embed peers/fpm.php
@@ -53,9 +58,11 @@ func FindPHPFPM() (string, error) {
 }
 
 // FPM is a running PHP-FPM master with its own pool: pm=static with
-// PHPFPMChildren workers, opcache on, on a loopback port, running fpm.php.
+// PHPFPMChildren workers, opcache on, on a loopback port or a Unix socket,
+// running fpm.php.
 type FPM struct {
-	// Addr is where it listens, 127.0.0.1:PORT.
+	// Addr is where it listens: 127.0.0.1:PORT, or the socket's absolute
+	// path.
 	Addr string
 	// Script is fpm.php's absolute path, which Apache names in the
 	// proxied URL (PHP-FPM runs the SCRIPT_FILENAME it is sent).
@@ -66,13 +73,12 @@ type FPM struct {
 // fpmConf is the pool's configuration: no daemon, logs to stderr, the
 // workers as Apache's user (the script is in a folder every user reads).
 const fpmConf = `[global]
-pid = %[1]s/php-fpm.pid
+pid = %[1]s
 error_log = /proc/self/fd/2
 daemonize = no
 
 [bench]
 listen = %[2]s
-listen.allowed_clients = 127.0.0.1
 %[3]s
 pm = static
 pm.max_children = %[4]d
@@ -85,24 +91,45 @@ clear_env = yes
 // Apache's user must be able to read) and starts bin -F on a free port,
 // opcache on, until it accepts connections.
 func StartPHPFPM(bin, dir string) (*FPM, error) {
-	script := filepath.Join(dir, "fpm.php")
-	if err := os.WriteFile(script, fpmPHP, 0o644); err != nil {
-		return nil, err
-	}
 	port, err := apache.FreePort()
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	// Run as root (a CI container), php-fpm wants the workers' user named
-	// and -R; Apache's children run as the same account.
-	user, group := apache.Account(os.Geteuid(), os.Getegid())
-	account := ""
-	if os.Geteuid() == 0 {
-		account = "user = " + user + "\ngroup = " + group
+	return startPHPFPM(bin, dir, "php-fpm", "127.0.0.1:"+strconv.Itoa(port))
+}
+
+// StartPHPFPMUnix is StartPHPFPM on the Unix socket dir/php-fpm.sock, as
+// Debian's php-fpm listens (/run/php/php8.2-fpm.sock): owned by Apache's
+// user, mode 0660, so that Apache's children can connect and others not.
+// dir must be searchable by Apache's user.
+func StartPHPFPMUnix(bin, dir string) (*FPM, error) {
+	return startPHPFPM(bin, dir, "php-fpm-unix", filepath.Join(dir, "php-fpm.sock"))
+}
+
+// startPHPFPM starts a pool listening on addr (a socket's path when it
+// starts with a slash), its configuration and pid files named after name.
+func startPHPFPM(bin, dir, name, addr string) (*FPM, error) {
+	script := filepath.Join(dir, "fpm.php")
+	if err := os.WriteFile(script, fpmPHP, 0o644); err != nil {
+		return nil, err
 	}
-	conf := filepath.Join(dir, "php-fpm.conf")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, fpmConf, dir, addr, account, PHPFPMChildren), 0o644); err != nil {
+	network, listen := "tcp", "listen.allowed_clients = 127.0.0.1"
+	if strings.HasPrefix(addr, "/") {
+		network, listen = "unix", "listen.mode = 0660"
+	}
+	// Run as root (a CI container), php-fpm wants the workers' user named
+	// and -R; Apache's children run as the same account, which must own
+	// the socket.
+	user, group := apache.Account(os.Geteuid(), os.Getegid())
+	if os.Geteuid() == 0 {
+		listen += "\nuser = " + user + "\ngroup = " + group
+		if network == "unix" {
+			listen += "\nlisten.owner = " + user + "\nlisten.group = " + group
+		}
+	}
+	conf := filepath.Join(dir, name+".conf")
+	pid := filepath.Join(dir, name+".pid")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, fpmConf, pid, addr, listen, PHPFPMChildren), 0o644); err != nil {
 		return nil, err
 	}
 	args := []string{"-F", "-y", conf, "-d", "opcache.enable=1", "-d", "opcache.validate_timestamps=0"}
@@ -119,7 +146,7 @@ func StartPHPFPM(bin, dir string) (*FPM, error) {
 	}
 	f := &FPM{Addr: addr, Script: script, child: c}
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		if conn, err := net.DialTimeout(network, addr, time.Second); err == nil {
 			conn.Close()
 			return f, nil
 		}
@@ -144,11 +171,21 @@ func (f *FPM) CPU() (time.Duration, error) { return GroupCPU(f.child.Pid()) }
 // CPU is the user and system time of cgigate -fcgi so far.
 func (f *FastCGI) CPU() (time.Duration, error) { return GroupCPU(f.child.Pid()) }
 
-// directives are the httpd.conf lines that proxy PHPPath to f, as
-// httpdconf proxies FastCGIPath to cgigate, with the same proxy options.
-func (f *FPM) directives(reuse string) string {
-	return fmt.Sprintf("# PHP-FPM, the bench's pool, for the same job as cgigate.\nProxyPass %q %q%s",
-		PHPPath, "fcgi://"+f.Addr+f.Script, reuse)
+// directives are the httpd.conf lines that proxy path to f, without
+// enablereuse: over TCP as mod_proxy_fcgi's manual has sites proxy it,
+// on a socket as Debian's php8.2-fpm.conf does
+// ("unix:/run/php/php8.2-fpm.sock|fcgi://localhost"), but for the host
+// name. mod_proxy names a worker by the URL after the '|', not by the
+// socket, and reuses a worker whose name is a prefix of a new one's: after
+// httpdconf's "unix:SOCK|fcgi://localhost/" for cgigate, PHP-FPM's
+// "fcgi://localhost/..." would be sent to cgigate's socket. Over a socket
+// the host name names the worker only.
+func (f *FPM) directives(path string) string {
+	url := "fcgi://" + f.Addr + f.Script
+	if strings.HasPrefix(f.Addr, "/") {
+		url = "unix:" + f.Addr + "|fcgi://php-fpm" + f.Script
+	}
+	return fmt.Sprintf("# PHP-FPM, the bench's pool, for the same job as cgigate.\nProxyPass %q %q", path, url)
 }
 
 // clockTick is USER_HZ, the unit of /proc's CPU times: 100 on every Linux
@@ -230,51 +267,67 @@ type BackendRow struct {
 	// VsPHP and P99VsPHP are the medians of per-round ratios of req/s
 	// and of p99 to PHP-FPM's; 0 without PHP-FPM.
 	VsPHP, P99VsPHP float64
+	// VsPHPUnix and P99VsPHPUnix are the same against PHP-FPM on its
+	// Unix socket; 0 without it.
+	VsPHPUnix, P99VsPHPUnix float64
 }
 
-// SummarizeBackends returns the rows of GatewayF, PHPFPM and Static in
-// the groups of Summarize's order.
+// SummarizeBackends returns the rows of the FastCGI backends and Static
+// in the groups of Summarize's order.
 func SummarizeBackends(res Results) []BackendRow {
+	backends := []string{GatewayF, PHPFPM, GatewayFUnix, PHPFPMUnix, Static}
 	var out []BackendRow
 	for _, r := range Summarize(res) {
-		if r.Peer != GatewayF && r.Peer != PHPFPM && r.Peer != Static {
+		if !slices.Contains(backends, r.Peer) {
 			continue
 		}
 		row := BackendRow{Key: r.Key, RPS: r.RPS, P99: r.P99}
-		var cpu, vs, p99 []float64
+		var cpu []float64
 		for _, round := range res.Rounds {
-			s, ok := round[r.Key]
-			if !ok || s.Requests == 0 || s.RPS == 0 {
-				continue
-			}
-			if s.CPU > 0 {
+			if s, ok := round[r.Key]; ok && s.Requests > 0 && s.RPS > 0 && s.CPU > 0 {
 				cpu = append(cpu, float64(s.CPU))
 			}
-			if php, ok := round[Key{r.MPM, r.Conns, PHPFPM}]; ok && php.Requests > 0 && php.RPS > 0 {
-				vs = append(vs, s.RPS/php.RPS)
-				if php.P99 > 0 {
-					p99 = append(p99, float64(s.P99)/float64(php.P99))
-				}
-			}
 		}
-		row.CPU, row.VsPHP, row.P99VsPHP = time.Duration(Median(cpu)), Median(vs), Median(p99)
+		row.CPU = time.Duration(Median(cpu))
+		row.VsPHP, row.P99VsPHP = against(res, r.Key, PHPFPM)
+		row.VsPHPUnix, row.P99VsPHPUnix = against(res, r.Key, PHPFPMUnix)
 		out = append(out, row)
 	}
 	return out
 }
 
+// against returns the medians over rounds of k's req/s and p99 divided
+// by those of ref in the same round and group; 0 where no round had both.
+func against(res Results, k Key, ref string) (rps, p99 float64) {
+	var vs, tail []float64
+	for _, round := range res.Rounds {
+		s, ok := round[k]
+		if !ok || s.Requests == 0 || s.RPS == 0 {
+			continue
+		}
+		if php, ok := round[Key{k.MPM, k.Conns, ref}]; ok && php.Requests > 0 && php.RPS > 0 {
+			vs = append(vs, s.RPS/php.RPS)
+			if php.P99 > 0 {
+				tail = append(tail, float64(s.P99)/float64(php.P99))
+			}
+		}
+	}
+	return Median(vs), Median(tail)
+}
+
 // FormatBackends writes rows as a Markdown table.
 func FormatBackends(w io.Writer, rows []BackendRow) error {
 	var b strings.Builder
-	b.WriteString("| MPM | conns | backend | req/s | × php-fpm | p99 | p99 × php-fpm | CPU per request |\n")
-	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| MPM | conns | backend | req/s | × php-fpm | × php-fpm-unix | p99 | p99 × php-fpm | p99 × php-fpm-unix | CPU per request |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		cpu := "–"
 		if r.CPU > 0 {
 			cpu = fmt.Sprintf("%.0f µs", float64(r.CPU)/float64(time.Microsecond))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %.0f | %s | %s | %s | %s |\n",
-			r.MPM, r.Conns, r.Peer, r.RPS, ratio(r.VsPHP), FormatDuration(r.P99), ratio(r.P99VsPHP), cpu)
+		fmt.Fprintf(&b, "| %s | %d | %s | %.0f | %s | %s | %s | %s | %s | %s |\n",
+			r.MPM, r.Conns, r.Peer, r.RPS, ratio(r.VsPHP), ratio(r.VsPHPUnix),
+			FormatDuration(r.P99), ratio(r.P99VsPHP), ratio(r.P99VsPHPUnix), cpu)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -31,6 +31,8 @@ const (
 	GoCGI    = "go-nethttpcgi"
 	Gateway  = "cgigate"
 	GatewayF = "cgigate-fcgi" // cgigate -fcgi behind mod_proxy_fcgi; not a cgi-bin program
+	// GatewayFUnix is a second cgigate -fcgi, proxied on a Unix socket.
+	GatewayFUnix = "cgigate-fcgi-unix"
 )
 
 // DeployedEnv is what the Apache configurations httpdconf renders and
@@ -57,10 +59,10 @@ var PeerNames = []string{Floor, GoCGI, CGIPM, Python, Gateway}
 var References = []string{GoHello, GoDeps}
 
 // tableOrder is the order of the tables' rows: the floor, the references
-// beside it, the other peers, cgigate and its FastCGI mode, PHP-FPM and
-// the static-file ceiling.
+// beside it, the other peers, cgigate and its FastCGI mode, PHP-FPM, the
+// same two on Unix sockets and the static-file ceiling.
 func tableOrder() []string {
-	return slices.Concat(PeerNames[:1], References, PeerNames[1:], []string{GatewayF, PHPFPM, Static})
+	return slices.Concat(PeerNames[:1], References, PeerNames[1:], []string{GatewayF, PHPFPM, GatewayFUnix, PHPFPMUnix, Static})
 }
 
 // Interpreters the script peers need, with the Debian package that

@@ -32,8 +32,13 @@ var Query = "q=" + url.QueryEscape(QueryValue) + "&lang=" + url.QueryEscape(Lang
 // Want is what every peer must print for Query.
 var Want = []Field{{"q", QueryValue}, {"lang", LangValue}}
 
-// FastCGIPath is where a server from StartApache proxies to cgigate -fcgi.
-const FastCGIPath = "/fcgi/cgigate"
+// FastCGIPath is where a server from StartApache proxies to cgigate -fcgi,
+// FastCGIUnixPath where one from StartBackends proxies to a second on a
+// Unix socket.
+const (
+	FastCGIPath     = "/fcgi/cgigate"
+	FastCGIUnixPath = "/fcgi/cgigate-unix"
+)
 
 // Server is one Apache with the peers in its cgi-bin.
 type Server struct {
@@ -42,8 +47,10 @@ type Server struct {
 	// FastCGI is true when FastCGIPath reaches a cgigate -fcgi.
 	FastCGI bool
 	// PHPFPM is true when PHPPath reaches PHP-FPM, Static when StaticPath
-	// is cgigate's page as a file.
-	PHPFPM, Static bool
+	// is cgigate's page as a file; FastCGIUnix and PHPFPMUnix when
+	// FastCGIUnixPath and PHPUnixPath reach them on Unix sockets.
+	PHPFPM, Static          bool
+	FastCGIUnix, PHPFPMUnix bool
 	// cpu reads, per target, the CPU its long-lived backend has used.
 	cpu map[string]func() (time.Duration, error)
 }
@@ -56,6 +63,10 @@ func (s *Server) URL(peer string) string {
 		return s.Apache.URL + FastCGIPath + "?" + Query
 	case PHPFPM:
 		return s.Apache.URL + PHPPath + "?" + Query
+	case GatewayFUnix:
+		return s.Apache.URL + FastCGIUnixPath + "?" + Query
+	case PHPFPMUnix:
+		return s.Apache.URL + PHPUnixPath + "?" + Query
 	case Static:
 		return s.Apache.URL + StaticPath
 	}
@@ -64,9 +75,9 @@ func (s *Server) URL(peer string) string {
 
 // Targets returns what the load rounds run on s, in table order: the
 // peers, the references and, when s proxies FastCGI, GatewayF, then
-// PHPFPM and Static when s has them.
+// PHPFPM, GatewayFUnix, PHPFPMUnix and Static when s has them.
 func (s *Server) Targets() []string {
-	has := map[string]bool{GatewayF: s.FastCGI, PHPFPM: s.PHPFPM, Static: s.Static}
+	has := map[string]bool{GatewayF: s.FastCGI, PHPFPM: s.PHPFPM, GatewayFUnix: s.FastCGIUnix, PHPFPMUnix: s.PHPFPMUnix, Static: s.Static}
 	return slices.DeleteFunc(tableOrder(), func(name string) bool {
 		on, optional := has[name]
 		return optional && !on
@@ -136,19 +147,38 @@ type Backends struct {
 	// larger than its workers (ThreadsPerChild per Apache child) holds
 	// requests waiting. cgigate's, from httpdconf, keeps its connections.
 	PHPFPM *FPM
+	// FastCGIUnix and PHPFPMUnix, when not nil, are a second cgigate
+	// -fcgi and PHP-FPM pool on Unix sockets, proxied at FastCGIUnixPath
+	// as httpdconf renders a socket (enablereuse=on) and at PHPUnixPath
+	// as Debian's php8.2-fpm.conf does (without), so that each pairing,
+	// TCP and socket, compares like with like.
+	FastCGIUnix *FastCGI
+	PHPFPMUnix  *FPM
 	// StaticPage, when not nil, is served as a file at StaticPath.
 	StaticPage []byte
 }
 
 // StartBackends is StartApache with b beside the peers: the load rounds
-// then also measure, for GatewayF and PHPFPM, the CPU their processes use
+// then also measure, for the FastCGI backends, the CPU their processes use
 // per request.
 func StartBackends(setup Setup, peers map[string]string, b Backends) (*Server, error) {
 	cfg := httpdconf.Config{MPM: setup.MPM, CGIModule: setup.CGIModule, LogLevel: "warn", FastCGI: b.FastCGI.Addr, FastCGIPath: FastCGIPath}
 	opts := apache.Options{Config: cfg, CGI: peers}
+	var directives []string
 	if b.PHPFPM != nil {
-		opts.Directives = b.PHPFPM.directives("")
+		directives = append(directives, b.PHPFPM.directives(PHPPath))
 	}
+	if b.FastCGIUnix != nil {
+		pass, err := proxyPass(b.FastCGIUnix.Addr, FastCGIUnixPath)
+		if err != nil {
+			return nil, err
+		}
+		directives = append(directives, "# cgigate -fcgi on a Unix socket, as httpdconf proxies it.\n"+pass)
+	}
+	if b.PHPFPMUnix != nil {
+		directives = append(directives, b.PHPFPMUnix.directives(PHPUnixPath))
+	}
+	opts.Directives = strings.Join(directives, "\n")
 	if b.StaticPage != nil {
 		opts.Files = map[string][]byte{strings.TrimPrefix(StaticPath, "/"): b.StaticPage}
 	}
@@ -161,8 +191,32 @@ func StartBackends(setup Setup, peers map[string]string, b Backends) (*Server, e
 		s.PHPFPM = true
 		s.cpu[PHPFPM] = b.PHPFPM.CPU
 	}
+	if b.FastCGIUnix != nil {
+		s.FastCGIUnix = true
+		s.cpu[GatewayFUnix] = b.FastCGIUnix.CPU
+	}
+	if b.PHPFPMUnix != nil {
+		s.PHPFPMUnix = true
+		s.cpu[PHPFPMUnix] = b.PHPFPMUnix.CPU
+	}
 	s.Static = b.StaticPage != nil
 	return s, nil
+}
+
+// proxyPass is the ProxyPass line httpdconf renders for FastCGI at addr
+// on path, so that a second cgigate -fcgi is proxied as a deployment's
+// would be, with the same options.
+func proxyPass(addr, path string) (string, error) {
+	var b strings.Builder
+	if err := (httpdconf.Config{FastCGI: addr, FastCGIPath: path}).Render(&b); err != nil {
+		return "", fmt.Errorf("bench: %w", err)
+	}
+	for line := range strings.Lines(b.String()) {
+		if strings.HasPrefix(line, "ProxyPass ") {
+			return strings.TrimSuffix(line, "\n"), nil
+		}
+	}
+	return "", fmt.Errorf("bench: httpdconf rendered no ProxyPass for %s", addr)
 }
 
 // StaticPage is cgigate's HTML answer to Query, run as a CGI program,
@@ -187,7 +241,8 @@ func StaticPage(gateway string) ([]byte, error) {
 // FastCGI is a running "cgigate -fcgi ADDR", the gateway's FastCGI mode
 // measured beside its CGI mode.
 type FastCGI struct {
-	// Addr is where it listens, 127.0.0.1:PORT, for StartApache.
+	// Addr is where it listens, 127.0.0.1:PORT or a socket's absolute
+	// path, for StartApache.
 	Addr  string
 	child *apache.Child
 }
@@ -202,7 +257,28 @@ func StartFastCGI(gateway string, env []string) (*FastCGI, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
+	return startFastCGI(gateway, "127.0.0.1:"+strconv.Itoa(port), env)
+}
+
+// StartFastCGIUnix is StartFastCGI on the Unix socket sock, an absolute
+// path in a folder Apache's user can search. The gateway creates the
+// socket with the umask's mode (0755 under the usual 022), and connecting
+// needs write permission: as root, Apache's children are www-data, so the
+// socket is then made writable by all, as apache.Mkdir sets a folder's
+// mode whatever the umask.
+func StartFastCGIUnix(gateway, sock string, env []string) (*FastCGI, error) {
+	f, err := startFastCGI(gateway, sock, env)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(sock, 0o666); err != nil {
+		f.Stop()
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	return f, nil
+}
+
+func startFastCGI(gateway, addr string, env []string) (*FastCGI, error) {
 	cmd := exec.Command(gateway, "-fcgi", addr)
 	cmd.Env = append(cleanEnv(), env...)
 	out, w := io.Pipe()

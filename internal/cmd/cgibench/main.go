@@ -225,16 +225,11 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 
 	if o.want("load") {
 		fmt.Fprintln(progress, "cgibench: load rounds")
-		fcgi, err := bench.StartFastCGI(peers[bench.GatewayF], nil)
+		backends, stopBackends, err := fastCGIPeers(build, peers, progress)
+		defer stopBackends()
 		if err != nil {
 			return err
 		}
-		defer fcgi.Stop()
-		backends, stopFPM, err := fastCGIPeers(build, peers[bench.Gateway], fcgi, progress)
-		if err != nil {
-			return err
-		}
-		defer stopFPM()
 		var servers []*bench.Server
 		for _, m := range o.setups {
 			s, err := bench.StartBackends(m, peers, backends)
@@ -259,7 +254,7 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 		fmt.Fprintln(w)
 		againstReferences(w, rows)
 		fcgiVsCGI(w, rows)
-		fmt.Fprintln(w, "cgigate -fcgi against PHP-FPM (the bench's pool: pm=static, 4 workers, opcache on; bench/peers/fpm.php) and Apache serving cgigate's page as a file, same server and round; CPU per request is the backend's own (/proc/PID/stat of its process group), Apache's not counted:")
+		fmt.Fprintln(w, "cgigate -fcgi against PHP-FPM (the bench's pool: pm=static, 4 workers, opcache on; bench/peers/fpm.php), each over TCP on loopback and on a Unix socket (-unix), cgigate proxied with enablereuse=on as httpdconf renders it, PHP-FPM without, as mod_proxy_fcgi's manual and Debian's php8.2-fpm.conf proxy it, and Apache serving cgigate's page as a file, same server and round; CPU per request is the backend's own (/proc/PID/stat of its process group), Apache's not counted:")
 		fmt.Fprintln(w)
 		bench.FormatBackends(w, bench.SummarizeBackends(res))
 		fmt.Fprintln(w)
@@ -357,14 +352,29 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 	return late
 }
 
-// fastCGIPeers returns what the servers serve beside cgi-bin: fcgi,
-// PHP-FPM when it is installed (said on progress when it is not: it is not
-// in CI), and cgigate's page as a static file; stop stops PHP-FPM.
-func fastCGIPeers(dir, gateway string, fcgi *bench.FastCGI, progress io.Writer) (b bench.Backends, stop func(), err error) {
-	b.FastCGI, stop = fcgi, func() {}
-	if b.StaticPage, err = bench.StaticPage(gateway); err != nil {
+// fastCGIPeers starts what the servers serve beside cgi-bin: cgigate -fcgi
+// (the default build, peers[bench.GatewayF]) over TCP and on a Unix socket
+// in dir, PHP-FPM over TCP and on a socket when it is installed (said on
+// progress when it is not: it is not in CI), and cgigate's page as a
+// static file. stop, even after an error, stops what was started.
+func fastCGIPeers(dir string, peers map[string]string, progress io.Writer) (b bench.Backends, stop func(), err error) {
+	var started []interface{ Stop() error }
+	stop = func() {
+		for _, p := range slices.Backward(started) {
+			p.Stop()
+		}
+	}
+	if b.StaticPage, err = bench.StaticPage(peers[bench.Gateway]); err != nil {
 		return b, stop, err
 	}
+	if b.FastCGI, err = bench.StartFastCGI(peers[bench.GatewayF], nil); err != nil {
+		return b, stop, err
+	}
+	started = append(started, b.FastCGI)
+	if b.FastCGIUnix, err = bench.StartFastCGIUnix(peers[bench.GatewayF], filepath.Join(dir, "cgigate-fcgi.sock"), nil); err != nil {
+		return b, stop, err
+	}
+	started = append(started, b.FastCGIUnix)
 	bin, err := bench.FindPHPFPM()
 	if err != nil {
 		fmt.Fprintf(progress, "cgibench: %v: php-fpm left out\n", err)
@@ -373,7 +383,12 @@ func fastCGIPeers(dir, gateway string, fcgi *bench.FastCGI, progress io.Writer) 
 	if b.PHPFPM, err = bench.StartPHPFPM(bin, dir); err != nil {
 		return b, stop, err
 	}
-	return b, func() { b.PHPFPM.Stop() }, nil
+	started = append(started, b.PHPFPM)
+	if b.PHPFPMUnix, err = bench.StartPHPFPMUnix(bin, dir); err != nil {
+		return b, stop, err
+	}
+	started = append(started, b.PHPFPMUnix)
+	return b, stop, nil
 }
 
 func machine(w io.Writer) {
