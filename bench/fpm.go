@@ -40,7 +40,7 @@ var fpmPHP []byte
 const PHPFPMChildren = 4
 
 // ErrNoPHPFPM says that no php-fpm binary was found; the bench leaves the
-// peer out (it is not in CI).
+// peer out, the tests that need it skip (fail under CI=true).
 var ErrNoPHPFPM = errors.New("bench: no php-fpm (apt-get install php-fpm)")
 
 // FindPHPFPM returns Debian's php-fpm binary (php-fpm8.2 in /usr/sbin, or

@@ -355,8 +355,8 @@ func report(ctx context.Context, o options, w, progress io.Writer) error {
 // fastCGIPeers starts what the servers serve beside cgi-bin: cgigate -fcgi
 // (the default build, peers[bench.GatewayF]) over TCP and on a Unix socket
 // in dir, PHP-FPM over TCP and on a socket when it is installed (said on
-// progress when it is not: it is not in CI), and cgigate's page as a
-// static file. stop, even after an error, stops what was started.
+// progress when it is not), and cgigate's page as a static file. stop,
+// even after an error, stops what was started.
 func fastCGIPeers(dir string, peers map[string]string, progress io.Writer) (b bench.Backends, stop func(), err error) {
 	var started []interface{ Stop() error }
 	stop = func() {
