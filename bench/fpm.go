@@ -173,17 +173,14 @@ func (f *FastCGI) CPU() (time.Duration, error) { return GroupCPU(f.child.Pid()) 
 
 // directives are the httpd.conf lines that proxy path to f, without
 // enablereuse: over TCP as mod_proxy_fcgi's manual has sites proxy it,
-// on a socket as Debian's php8.2-fpm.conf does
-// ("unix:/run/php/php8.2-fpm.sock|fcgi://localhost"), but for the host
-// name. mod_proxy names a worker by the URL after the '|', not by the
-// socket, and reuses a worker whose name is a prefix of a new one's: after
-// httpdconf's "unix:SOCK|fcgi://localhost/" for cgigate, PHP-FPM's
-// "fcgi://localhost/..." would be sent to cgigate's socket. Over a socket
-// the host name names the worker only.
+// on a socket exactly as Debian's php8.2-fpm.conf does
+// ("unix:/run/php/php8.2-fpm.sock|fcgi://localhost"), beside httpdconf's
+// configuration for cgigate's socket, which names its worker apart so
+// that the two are not taken for one.
 func (f *FPM) directives(path string) string {
 	url := "fcgi://" + f.Addr + f.Script
 	if strings.HasPrefix(f.Addr, "/") {
-		url = "unix:" + f.Addr + "|fcgi://php-fpm" + f.Script
+		url = "unix:" + f.Addr + "|fcgi://localhost" + f.Script
 	}
 	return fmt.Sprintf("# PHP-FPM, the bench's pool, for the same job as cgigate.\nProxyPass %q %q", path, url)
 }

@@ -142,7 +142,8 @@ type Config struct {
 	// FastCGI, when set to a host:port, adds mod_proxy_fcgi and proxies
 	// FastCGIPath to fcgi://FastCGI/ (for "cgigate -fcgi ADDR"); set to
 	// the absolute path of a Unix socket ("cgigate -fcgi PATH"), to
-	// unix:FastCGI|fcgi://localhost/.
+	// unix:FastCGI|fcgi://cgigate/ (a worker name of its own, apart from
+	// the fcgi://localhost that Debian's PHP-FPM configuration uses).
 	FastCGI string
 	// FastCGIPath is the URL path proxied to FastCGI; defaults to
 	// /cgi-bin/cgigate so that URLs are the same as under CGI.
@@ -233,7 +234,7 @@ var (
 )
 
 // fastCGIAddr checks FastCGI: an IP host:port, or a Unix socket's
-// absolute path, which the proxied URL "unix:PATH|fcgi://localhost/" holds
+// absolute path, which the proxied URL "unix:PATH|fcgi://cgigate/" holds
 // whole only without a '|' or white space.
 func fastCGIAddr(addr string) error {
 	if strings.HasPrefix(addr, "/") {

@@ -96,7 +96,14 @@ func (c Config) Render(w io.Writer) error {
 	sort.Slice(v.SetEnv, func(i, j int) bool { return v.SetEnv[i].Name < v.SetEnv[j].Name })
 	switch {
 	case strings.HasPrefix(c.FastCGI, "/"):
-		v.FastCGIURL = "unix:" + c.FastCGI + "|fcgi://localhost/"
+		// mod_proxy names a worker by the URL after the '|', not by the
+		// socket, and hands a request to a worker whose name is a prefix
+		// of its URL: with Debian's php8.2-fpm.conf in the same server
+		// ("unix:/run/php/php8.2-fpm.sock|fcgi://localhost"), a name of
+		// fcgi://localhost/ would send PHP's requests to the gateway's
+		// socket, or the gateway's to PHP-FPM's. Over a socket the host
+		// only names the worker.
+		v.FastCGIURL = "unix:" + c.FastCGI + "|fcgi://cgigate/"
 	case c.FastCGI != "":
 		v.FastCGIURL = "fcgi://" + c.FastCGI + "/"
 	}

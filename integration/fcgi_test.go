@@ -68,7 +68,7 @@ func startFastCGIOn(t testing.TB, addr string, env ...string) {
 
 // TestFastCGIOnAUnixSocketBehindModProxyFCGI runs "cgigate -fcgi PATH"
 // behind the configuration httpdconf renders for that path
-// (unix:PATH|fcgi://localhost/), for each MPM.
+// (unix:PATH|fcgi://cgigate/), for each MPM.
 func TestFastCGIOnAUnixSocketBehindModProxyFCGI(t *testing.T) {
 	for _, mpm := range mpms {
 		t.Run(string(mpm), func(t *testing.T) {

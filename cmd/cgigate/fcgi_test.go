@@ -128,7 +128,7 @@ func TestFastCGIMode(t *testing.T) {
 }
 
 // TestFastCGIOnAUnixSocket serves -fcgi on a path: a Unix socket, as
-// mod_proxy_fcgi reaches one with "unix:PATH|fcgi://localhost/".
+// mod_proxy_fcgi reaches one with "unix:PATH|fcgi://cgigate/".
 func TestFastCGIOnAUnixSocket(t *testing.T) {
 	params := map[string]string{"REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "SCRIPT_NAME": "/fcgi/cgigate",
 		"QUERY_STRING": "a=%E5%8D%B0", "HTTP_ACCEPT": "application/json"}
