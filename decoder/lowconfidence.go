@@ -2,6 +2,7 @@ package decoder
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -21,8 +22,14 @@ const LowConfidence = 0.8
 // maxReadings is how many other readings the warning names.
 const maxReadings = 3
 
-// shownReadingRunes bounds the text of each reading the warning shows.
-const shownReadingRunes = 24
+// shownReadingRunes bounds the text of each reading the warning shows,
+// and shownReadingBytes what it takes once quoted: a control character is
+// four bytes there (\x00), so four readings of 24 such characters would
+// make the warning longer than the others (512 bytes; FuzzDecodeIsBoundedByInput).
+const (
+	shownReadingRunes = 24
+	shownReadingBytes = 72
+)
 
 // warnLowConfidence adds to r the warning for a sniffed charset cs of
 // confidence conf under LowConfidence: the text as cs reads it, and as the
@@ -49,16 +56,19 @@ func (d *Decoder) warnLowConfidence(r *Raw, ev Evidence, cs *charset.Charset, co
 		cs.Name(), conf, LowConfidence, reading(cs, samples[0]), also)
 }
 
-// reading is the start of sample as cs decodes it, at most
-// shownReadingRunes characters.
+// reading is the start of sample as cs decodes it: at most
+// shownReadingRunes characters, and at most shownReadingBytes once %q has
+// quoted them.
 func reading(cs *charset.Charset, sample []byte) string {
 	text, _ := cs.Decode(sample)
-	n := 0
-	for i := range text {
-		if n == shownReadingRunes {
+	text = strings.ToValidUTF8(text, string(utf8.RuneError))
+	n, quoted := 0, 0
+	for i, r := range text {
+		q := len(strconv.Quote(string(r))) - 2
+		if n == shownReadingRunes || quoted+q > shownReadingBytes {
 			return text[:i] + "…"
 		}
-		n++
+		n, quoted = n+1, quoted+q
 	}
-	return strings.ToValidUTF8(text, string(utf8.RuneError))
+	return text
 }
