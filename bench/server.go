@@ -46,12 +46,11 @@ type Server struct {
 	Apache *apache.Server
 	// FastCGI is true when FastCGIPath reaches a cgigate -fcgi.
 	FastCGI bool
-	// PHPFPM is true when PHPPath reaches PHP-FPM, Static when StaticPath
-	// is cgigate's page as a file; FastCGIUnix and PHPFPMUnix when
-	// FastCGIUnixPath and PHPUnixPath reach them on Unix sockets.
-	PHPFPM, Static          bool
-	FastCGIUnix, PHPFPMUnix bool
-	// cpu reads, per target, the CPU its long-lived backend has used.
+	// Static is true when StaticPath is cgigate's page as a file.
+	Static bool
+	// cpu reads, per target, the CPU its long-lived backend has used:
+	// PHPFPM, GatewayFUnix and PHPFPMUnix are served when they have an
+	// entry.
 	cpu map[string]func() (time.Duration, error)
 }
 
@@ -77,10 +76,16 @@ func (s *Server) URL(peer string) string {
 // peers, the references and, when s proxies FastCGI, GatewayF, then
 // PHPFPM, GatewayFUnix, PHPFPMUnix and Static when s has them.
 func (s *Server) Targets() []string {
-	has := map[string]bool{GatewayF: s.FastCGI, PHPFPM: s.PHPFPM, GatewayFUnix: s.FastCGIUnix, PHPFPMUnix: s.PHPFPMUnix, Static: s.Static}
 	return slices.DeleteFunc(tableOrder(), func(name string) bool {
-		on, optional := has[name]
-		return optional && !on
+		switch name {
+		case GatewayF:
+			return !s.FastCGI
+		case Static:
+			return !s.Static
+		case PHPFPM, GatewayFUnix, PHPFPMUnix:
+			return s.cpu[name] == nil
+		}
+		return false
 	})
 }
 
@@ -188,15 +193,12 @@ func StartBackends(setup Setup, peers map[string]string, b Backends) (*Server, e
 	}
 	s.cpu = map[string]func() (time.Duration, error){GatewayF: b.FastCGI.CPU}
 	if b.PHPFPM != nil {
-		s.PHPFPM = true
 		s.cpu[PHPFPM] = b.PHPFPM.CPU
 	}
 	if b.FastCGIUnix != nil {
-		s.FastCGIUnix = true
 		s.cpu[GatewayFUnix] = b.FastCGIUnix.CPU
 	}
 	if b.PHPFPMUnix != nil {
-		s.PHPFPMUnix = true
 		s.cpu[PHPFPMUnix] = b.PHPFPMUnix.CPU
 	}
 	s.Static = b.StaticPage != nil
