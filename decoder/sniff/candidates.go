@@ -103,7 +103,7 @@ var candidates = lazy.Value[[]*candidate]{New: func() []*candidate {
 func lookUp(labels []string) []*charset.Charset {
 	var named []*charset.Charset
 	for _, l := range labels {
-		if c, err := charset.Lookup(l); err == nil && !slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.Name() }) {
+		if c, err := charset.Lookup(l); err == nil && !names(named, c.Name()) {
 			named = append(named, c)
 		}
 	}
@@ -113,7 +113,12 @@ func lookUp(labels []string) []*charset.Charset {
 // utf8Named says whether UTF-8 may be the answer when named (lookUp's) are
 // the candidates: when none is, or UTF-8 is one of them.
 func utf8Named(named []*charset.Charset) bool {
-	return len(named) == 0 || slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == "utf-8" })
+	return len(named) == 0 || names(named, "utf-8")
+}
+
+// names says whether one of named is the encoding name.
+func names(named []*charset.Charset, name string) bool {
+	return slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == name })
 }
 
 // restrict keeps the candidates among named (lookUp's; all when named is
@@ -127,13 +132,13 @@ func restrict(named []*charset.Charset) (cands []*candidate) {
 		return all
 	}
 	for _, c := range all {
-		if slices.ContainsFunc(named, func(n *charset.Charset) bool { return n.Name() == c.name }) {
+		if names(named, c.name) {
 			cands = append(cands, c)
 		}
 	}
 	for _, n := range named {
 		switch name := n.Name(); {
-		case name == "utf-8":
+		case name == "utf-8": // Sniff's own check, not a candidate
 		case name == "gb18030":
 			cands = append(cands, &candidate{index: -1, name: name, cjk: cjkHans, c: n, malformed: malformedCheck(name)})
 		case !slices.ContainsFunc(all, func(c *candidate) bool { return c.name == name }):
