@@ -102,7 +102,7 @@ func writeJSON(w io.Writer, res result) error {
 	j.key("files")
 	list(j, res.Files, "    ", func(f fileJSON) {
 		j.open("      ").key("name").scalar(f.Name).key("filename").scalar(f.Filename).key("content_type").scalar(f.ContentType)
-		j.key("size").b = strconv.AppendInt(j.b, f.Size, 10)
+		j.key("size").scalar(f.Size)
 		j.key("sha256").scalar(f.SHA256).shut("    ")
 	})
 	j.key("results")
@@ -119,9 +119,9 @@ func writeJSON(w io.Writer, res result) error {
 		})
 		j.shut("    ")
 	})
-	j.key("total").b = strconv.AppendInt(j.b, int64(res.Total), 10)
-	j.key("page").b = strconv.AppendInt(j.b, int64(res.Page), 10)
-	j.key("pages").b = strconv.AppendInt(j.b, int64(res.Pages), 10)
+	j.key("total").scalar(res.Total)
+	j.key("page").scalar(res.Page)
+	j.key("pages").scalar(res.Pages)
 	j.key("warnings")
 	list(j, res.Warnings, "    ", func(s string) { j.scalar(s) })
 	if res.Form != "" {
