@@ -6,36 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"golang.org/x/net/http/httpguts"
 )
-
-// headerName is the header an HTTP_* meta-variable stands for (name is its
-// part after HTTP_): '_' as '-', in textproto.CanonicalMIMEHeaderKey's
-// form (User-Agent), as net/http/cgi names it; a name holding a byte that
-// is not a token's is only given its '-'s, as textproto leaves it.
-// Header.Add passes a canonical name through untouched, where canonicalizing
-// one (ACCEPT) would build textproto's table of common headers, some 40
-// map entries, in every process.
-func headerName(name string) string {
-	b := []byte(name)
-	upper := true
-	for i, c := range b {
-		switch {
-		case c == '_':
-			c = '-'
-		case !httpguts.IsTokenRune(rune(c)):
-			return strings.ReplaceAll(name, "_", "-")
-		case upper && 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case !upper && 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b[i] = c
-		upper = c == '-'
-	}
-	return string(b)
-}
 
 // validContentLength reports whether s is RFC 3875 § 4.1.2's 1*digit, of
 // any length: a decimal past any limit, even past int64, is a valid
@@ -166,7 +137,7 @@ func RequestFromMap(env map[string]string, args []string, stdin io.Reader) (*Req
 		if !ok || name == "HOST" || name == "PROXY" {
 			continue
 		}
-		r.Header.Add(headerName(name), v)
+		r.Header.Add(strings.ReplaceAll(name, "_", "-"), v)
 	}
 	if ct := env["CONTENT_TYPE"]; ct != "" {
 		r.Header.Set("Content-Type", ct)
